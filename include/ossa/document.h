@@ -1,0 +1,330 @@
+/**
+ * @file document.h
+ * @brief The document layer: a faithful, validated view of a glTF 2.0 file and its buffers.
+ *
+ * A document is loaded from a `.gltf` (external, `data:` or GLB-stored buffers) or `.glb` file,
+ * or from memory. Loading validates everything that could make results wrong or memory unsafe
+ * and refuses it with an ::ossa_error naming the file and JSON path; what is harmless is
+ * accepted and reported as an ::ossa_warning. A loaded document is read-only and owns all of
+ * its memory: one call to ::ossa_document_free releases it.
+ *
+ * Indices into the document's arrays are `int32_t`; -1 means "absent".
+ */
+#ifndef OSSA_DOCUMENT_H
+#define OSSA_DOCUMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Allocator callbacks; all NULL means the C library's malloc/free. */
+typedef struct ossa_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} ossa_allocator;
+
+/** Options for loading. Zero-initialised means the defaults. */
+typedef struct ossa_load_options {
+    ossa_allocator allocator;
+    /** Allow buffer/image URIs that are absolute paths or escape the model's folder with "..". */
+    int allow_unsafe_paths;
+    /** Largest file (the .gltf/.glb itself) accepted; 0 means 1 GiB. */
+    uint64_t max_file_bytes;
+    /** Largest total of all buffers; 0 means 2 GiB. */
+    uint64_t max_buffer_bytes;
+    /** Largest element count of any one array or accessor; 0 means 2^28. */
+    uint64_t max_elements;
+    /** Name used in messages when loading from memory (e.g. "Fox.glb"); may be NULL. */
+    const char *name;
+    /** Folder against which relative URIs resolve when loading from memory; NULL: none allowed. */
+    const char *base_dir;
+} ossa_load_options;
+
+typedef enum ossa_component_type {
+    OSSA_COMPONENT_BYTE = 5120,
+    OSSA_COMPONENT_UNSIGNED_BYTE = 5121,
+    OSSA_COMPONENT_SHORT = 5122,
+    OSSA_COMPONENT_UNSIGNED_SHORT = 5123,
+    OSSA_COMPONENT_UNSIGNED_INT = 5125,
+    OSSA_COMPONENT_FLOAT = 5126
+} ossa_component_type;
+
+/** Accessor element types; the value is the number of components. */
+typedef enum ossa_accessor_type {
+    OSSA_TYPE_SCALAR = 1,
+    OSSA_TYPE_VEC2 = 2,
+    OSSA_TYPE_VEC3 = 3,
+    OSSA_TYPE_VEC4 = 4,
+    OSSA_TYPE_MAT2 = 0x104, /**< 4 components (column-aligned in the buffer) */
+    OSSA_TYPE_MAT3 = 0x109, /**< 9 components (column-aligned in the buffer) */
+    OSSA_TYPE_MAT4 = 0x110  /**< 16 components */
+} ossa_accessor_type;
+
+typedef struct ossa_buffer {
+    const uint8_t *data; /**< byte_length bytes (NULL only when byte_length is 0) */
+    uint64_t byte_length;
+    char *uri; /**< as written, or NULL (GLB-stored) */
+} ossa_buffer;
+
+typedef struct ossa_buffer_view {
+    int32_t buffer;
+    uint64_t byte_offset;
+    uint64_t byte_length;
+    uint32_t byte_stride; /**< 0 when not given (tightly packed) */
+    uint32_t target;      /**< 34962 ARRAY_BUFFER, 34963 ELEMENT_ARRAY_BUFFER, 0 absent */
+} ossa_buffer_view;
+
+typedef struct ossa_accessor_sparse {
+    uint32_t count; /**< 0: the accessor is not sparse */
+    int32_t indices_buffer_view;
+    uint64_t indices_byte_offset;
+    ossa_component_type indices_component_type; /**< UNSIGNED_BYTE, _SHORT or _INT */
+    int32_t values_buffer_view;
+    uint64_t values_byte_offset;
+} ossa_accessor_sparse;
+
+typedef struct ossa_accessor {
+    char *name;
+    int32_t buffer_view; /**< -1: all zeros (then sparse values, if any) */
+    uint64_t byte_offset;
+    ossa_component_type component_type;
+    int normalized;
+    uint64_t count;
+    ossa_accessor_type type;
+    uint32_t components; /**< 1, 2, 3, 4, 4, 9 or 16 */
+    int has_min_max;
+    float min[16], max[16];
+    ossa_accessor_sparse sparse;
+} ossa_accessor;
+
+typedef enum ossa_semantic {
+    OSSA_SEMANTIC_POSITION,
+    OSSA_SEMANTIC_NORMAL,
+    OSSA_SEMANTIC_TANGENT,
+    OSSA_SEMANTIC_TEXCOORD,
+    OSSA_SEMANTIC_COLOR,
+    OSSA_SEMANTIC_JOINTS,
+    OSSA_SEMANTIC_WEIGHTS,
+    OSSA_SEMANTIC_CUSTOM /**< application-specific, name starting with '_' */
+} ossa_semantic;
+
+typedef struct ossa_attribute {
+    char *name; /**< as written, e.g. "TEXCOORD_0" */
+    ossa_semantic semantic;
+    uint32_t set; /**< the _n of TEXCOORD_n, COLOR_n, JOINTS_n, WEIGHTS_n; 0 otherwise */
+    int32_t accessor;
+} ossa_attribute;
+
+/** One morph target of a primitive: displacement accessors, -1 where absent. */
+typedef struct ossa_morph_target {
+    int32_t position;
+    int32_t normal;
+    int32_t tangent;
+} ossa_morph_target;
+
+typedef enum ossa_primitive_mode {
+    OSSA_MODE_POINTS = 0,
+    OSSA_MODE_LINES = 1,
+    OSSA_MODE_LINE_LOOP = 2,
+    OSSA_MODE_LINE_STRIP = 3,
+    OSSA_MODE_TRIANGLES = 4,
+    OSSA_MODE_TRIANGLE_STRIP = 5,
+    OSSA_MODE_TRIANGLE_FAN = 6
+} ossa_primitive_mode;
+
+typedef struct ossa_primitive {
+    ossa_primitive_mode mode;
+    int32_t indices; /**< -1: not indexed */
+    int32_t material;
+    ossa_attribute *attributes;
+    uint32_t attribute_count;
+    ossa_morph_target *targets;
+    uint32_t target_count;
+    /* Shortcuts into attributes (accessor indices, -1 absent). */
+    int32_t position, normal, tangent, texcoord0, color0;
+    uint32_t influence_sets; /**< number of JOINTS_n/WEIGHTS_n pairs (n = 0..influence_sets-1) */
+    int32_t *joints;         /**< influence_sets accessor indices */
+    int32_t *weights;        /**< influence_sets accessor indices */
+    uint64_t vertex_count;   /**< count of the POSITION accessor (0 without POSITION) */
+} ossa_primitive;
+
+typedef struct ossa_mesh {
+    char *name;
+    ossa_primitive *primitives;
+    uint32_t primitive_count;
+    float *weights; /**< default morph weights, weight_count of them (may be NULL) */
+    uint32_t weight_count;
+    uint32_t target_count; /**< morph targets per primitive (the same for all of them) */
+} ossa_mesh;
+
+typedef struct ossa_node {
+    char *name;
+    int32_t parent; /**< computed: -1 for roots */
+    int32_t *children;
+    uint32_t child_count;
+    int32_t mesh, skin, camera;
+    int has_matrix;
+    float matrix[16];      /**< column-major as written; identity if not given */
+    float translation[3];  /**< default 0 */
+    float rotation[4];     /**< x, y, z, w; default 0,0,0,1 */
+    float scale[3];        /**< default 1 */
+    float *weights;        /**< node.weights override, or NULL */
+    uint32_t weight_count;
+} ossa_node;
+
+typedef struct ossa_scene {
+    char *name;
+    int32_t *nodes;
+    uint32_t node_count;
+} ossa_scene;
+
+typedef struct ossa_skin {
+    char *name;
+    int32_t *joints;
+    uint32_t joint_count;
+    int32_t inverse_bind_matrices; /**< accessor, -1: identity */
+    int32_t skeleton;              /**< node, -1 when absent */
+} ossa_skin;
+
+typedef enum ossa_path {
+    OSSA_PATH_TRANSLATION,
+    OSSA_PATH_ROTATION,
+    OSSA_PATH_SCALE,
+    OSSA_PATH_WEIGHTS
+} ossa_path;
+
+typedef enum ossa_interpolation {
+    OSSA_INTERP_LINEAR,
+    OSSA_INTERP_STEP,
+    OSSA_INTERP_CUBICSPLINE
+} ossa_interpolation;
+
+typedef struct ossa_animation_sampler {
+    int32_t input;  /**< accessor of key times (validated: finite, >= 0, strictly increasing) */
+    int32_t output; /**< accessor of key values */
+    ossa_interpolation interpolation;
+} ossa_animation_sampler;
+
+typedef struct ossa_animation_channel {
+    int32_t sampler;
+    int32_t node; /**< -1: no target node (the channel is ignored, with a warning) */
+    ossa_path path;
+} ossa_animation_channel;
+
+typedef struct ossa_animation {
+    char *name;
+    ossa_animation_channel *channels;
+    uint32_t channel_count;
+    ossa_animation_sampler *samplers;
+    uint32_t sampler_count;
+} ossa_animation;
+
+typedef struct ossa_texture_ref {
+    int32_t index;     /**< texture, -1 when absent */
+    uint32_t texcoord; /**< which TEXCOORD_n */
+} ossa_texture_ref;
+
+typedef struct ossa_material {
+    char *name;
+    float base_color_factor[4];
+    ossa_texture_ref base_color_texture;
+    int double_sided;
+} ossa_material;
+
+typedef struct ossa_texture {
+    int32_t source;  /**< image, -1 when absent */
+    int32_t sampler; /**< -1 when absent */
+} ossa_texture;
+
+typedef struct ossa_image {
+    char *name;
+    char *uri;           /**< as written (NULL when stored in a buffer view) */
+    char *mime_type;     /**< may be NULL */
+    int32_t buffer_view; /**< -1 when given by uri */
+    const uint8_t *data; /**< the encoded bytes (PNG/JPEG), NULL when they could not be loaded */
+    uint64_t byte_length;
+} ossa_image;
+
+/** A loaded glTF document. Read-only; all memory is owned by it. */
+typedef struct ossa_document {
+    char *file; /**< base name used in messages */
+    ossa_buffer *buffers;
+    uint32_t buffer_count;
+    ossa_buffer_view *buffer_views;
+    uint32_t buffer_view_count;
+    ossa_accessor *accessors;
+    uint32_t accessor_count;
+    ossa_node *nodes;
+    uint32_t node_count;
+    ossa_scene *scenes;
+    uint32_t scene_count;
+    int32_t scene; /**< the default scene, -1 when absent */
+    ossa_mesh *meshes;
+    uint32_t mesh_count;
+    ossa_skin *skins;
+    uint32_t skin_count;
+    ossa_animation *animations;
+    uint32_t animation_count;
+    ossa_material *materials;
+    uint32_t material_count;
+    ossa_texture *textures;
+    uint32_t texture_count;
+    ossa_image *images;
+    uint32_t image_count;
+    char **extensions_used;
+    uint32_t extensions_used_count;
+    char **extensions_required;
+    uint32_t extensions_required_count;
+    ossa_warning *warnings;
+    uint32_t warning_count;
+} ossa_document;
+
+/**
+ * Loads a `.gltf` or `.glb` file (the format is told by the content, not the name).
+ * @param options may be NULL for the defaults.
+ * @param out receives the document on success, NULL on failure.
+ * @param error filled on failure; may be NULL.
+ */
+ossa_result ossa_document_load_file(const char *path, const ossa_load_options *options,
+                                    ossa_document **out, ossa_error *error);
+
+/** Loads from memory; the bytes are copied as needed and may be freed after the call. */
+ossa_result ossa_document_load_memory(const void *data, size_t size,
+                                      const ossa_load_options *options, ossa_document **out,
+                                      ossa_error *error);
+
+/** Frees a document and everything it owns. NULL is allowed. */
+void ossa_document_free(ossa_document *document);
+
+/** Bytes per component of a component type (1, 2 or 4); 0 for an unknown type. */
+uint32_t ossa_component_size(ossa_component_type type);
+
+/**
+ * Decodes elements [first, first + count) of an accessor as floats into out, tightly packed
+ * (`components` floats per element). Normalized integers follow the spec
+ * (e.g. max(c / 127, -1) for BYTE); other integers convert to their value. Sparse values
+ * replace base values; an accessor without a buffer view reads as zeros. Matrix columns are
+ * returned without their buffer alignment padding.
+ */
+ossa_result ossa_accessor_read_float(const ossa_document *document, int32_t accessor,
+                                     uint64_t first, uint64_t count, float *out);
+
+/**
+ * As ::ossa_accessor_read_float for accessors of unsigned integers (UNSIGNED_BYTE, UNSIGNED_SHORT,
+ * UNSIGNED_INT: indices, JOINTS), values as stored, without normalization. Other component types
+ * give OSSA_ERROR_ARGUMENT, as do an accessor index or element range outside the accessor.
+ */
+ossa_result ossa_accessor_read_uint(const ossa_document *document, int32_t accessor,
+                                    uint64_t first, uint64_t count, uint32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

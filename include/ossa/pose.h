@@ -1,0 +1,85 @@
+/**
+ * @file pose.h
+ * @brief Forward kinematics and joint palettes.
+ *
+ * World transforms are 3x4 matrices in rows (12 floats: m[0..3] row 0, m[4..7] row 1,
+ * m[8..11] row 2), one per rig node, computed in one forward pass over the rig
+ * (`world[i] = world[parent[i]] * local[i]`, parents come first). Palettes use the same layout
+ * per joint in the skin's joint order. Every function here writes caller-owned buffers of the
+ * sizes given, allocates nothing and cannot fail on a valid rig.
+ */
+#ifndef OSSA_POSE_H
+#define OSSA_POSE_H
+
+#include <stdint.h>
+
+#include "anim.h"
+#include "rig.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Floats per 3x4 matrix. */
+#define OSSA_MATRIX_FLOATS 12
+/** Floats per rigid transform: rotation quaternion (x, y, z, w), translation (x, y, z). */
+#define OSSA_RIGID_FLOATS 7
+/** Floats per similarity transform: rotation (4), translation (3), uniform scale (1). */
+#define OSSA_SIMILARITY_FLOATS 8
+/** Floats per dual quaternion: real part (x, y, z, w), dual part (x, y, z, w). */
+#define OSSA_DUAL_QUAT_FLOATS 8
+
+/** Local 3x4 matrix of one rig node in a pose (T * R * S, or the fixed matrix). */
+void ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node, float *out);
+
+/** World matrices of every rig node: `world` holds 12 * rig->node_count floats. */
+void ossa_fk_matrices(const ossa_rig *rig, const ossa_pose *pose, float *world);
+
+/**
+ * Rigid forward kinematics: `Q_i = Q_p q_i`, `t_i = t_p + Q_p t_local_i`, 7 floats per rig node.
+ * Scales are ignored: equal to the matrix path when every scale is 1. Fixed-matrix nodes
+ * (see rig.h) contribute their decomposed rest rotation and translation.
+ */
+void ossa_fk_rigid(const ossa_rig *rig, const ossa_pose *pose, float *out);
+
+/**
+ * Forward kinematics as translation + rotation + uniform scale, 8 floats per rig node:
+ * `Q_i = Q_p q_i`, `s_i = s_p s_i`, `t_i = t_p + s_p Q_p t_local_i`. Each node's scale is taken
+ * from its x scale: equal to the matrix path when every scale is uniform.
+ */
+void ossa_fk_similarity(const ossa_rig *rig, const ossa_pose *pose, float *out);
+
+/** Floats of a matrix palette of one skin (12 per joint). */
+uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin);
+
+/**
+ * Skinning palette for a mesh node:
+ * `jointMatrix_j = inverse(world(mesh_node)) * world(joint_j) * IBM_j` (3x4 rows per joint).
+ * @param mesh_node rig node that draws the skinned mesh (its transform is cancelled, as glTF
+ *        requires); -1 gives the world-space palette.
+ */
+void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, const float *world,
+                       float *palette);
+
+/** World-space palette: `world(joint_j) * IBM_j` (3x4 rows per joint). */
+void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, float *palette);
+
+/**
+ * Unit dual quaternions of `count` rigid 3x4 matrices (8 floats each). The rotation is taken
+ * from the orthonormalised linear part, so scale is dropped; the real part has w >= 0.
+ */
+void ossa_palette_dual_quat(const float *palette, uint32_t count, float *dual_quats);
+
+/**
+ * Fused forward kinematics and world-space palettes for every skin: writes `world`
+ * (12 * node_count floats) and `palettes` (the skins' palettes one after another, skin order,
+ * 12 * sum(joint_count) floats). Same values as ::ossa_fk_matrices then ::ossa_palette_world.
+ */
+void ossa_fk_palettes_world(const ossa_rig *rig, const ossa_pose *pose, float *world,
+                            float *palettes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,242 @@
+/**
+ * @file skin.h
+ * @brief CPU skinning: palette -> skinned vertices (linear blend or dual quaternion), with
+ * morph targets applied first.
+ *
+ * Two levels:
+ *
+ * - **Stream kernels** (::ossa_skin_streams): the reference. They read vertex attributes and
+ *   influence sets (JOINTS_n/WEIGHTS_n, any number of sets, joints u8/u16, weights float or
+ *   normalized u8/u16) straight from caller buffers with explicit byte strides, so interleaved
+ *   buffers work, and write outputs with explicit strides.
+ * - **Prepared meshes** (::ossa_skin_mesh): built once (from streams or from a document
+ *   primitive), they hold attributes decoded to float, influences compacted (zero weights
+ *   dropped, weights renormalised to sum to one), morph targets, and vertices reordered into
+ *   SoA blocks of 16 grouped by influence count. ::ossa_skin_mesh_run skins them with a scalar
+ *   reference kernel or SSE2 / AVX2 / AVX-512 kernels chosen at run time.
+ *
+ * Every per-frame function works on a vertex range [begin, end) so any job system can split
+ * the work; they allocate nothing and cannot fail on valid data. Ranges may be processed by
+ * different threads at the same time when their outputs do not overlap.
+ *
+ * Palettes are 3x4 row-major matrices, 12 floats per joint (x' = m0 x + m1 y + m2 z + m3, ...).
+ *
+ * Normals and tangents are transformed as directions by the blended 3x3 part and
+ * renormalised. Like most runtimes (and the glTF sample viewers), ossa uses the blended 3x3
+ * itself rather than its inverse transpose: exact for rotations and uniform scale.
+ *
+ * Dual quaternion skinning (DQS) converts each palette matrix to a unit dual quaternion plus a
+ * uniform scale, blends the dual quaternions (flipping those in the other hemisphere from the
+ * first influence: the antipodality fix), normalises and applies the result. Limits: it is exact
+ * only for joint matrices that are rotation + translation + uniform scale (the scale is
+ * blended linearly, about each joint's origin); shear, non-uniform scale and mirroring
+ * (negative determinant) are not representable and give approximate results.
+ */
+#ifndef OSSA_SKIN_H
+#define OSSA_SKIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "document.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How joint transforms are blended. */
+typedef enum ossa_skin_mode {
+    OSSA_SKIN_LBS = 0, /**< linear blend skinning: sum of weighted matrices */
+    OSSA_SKIN_DQS = 1  /**< dual quaternion skinning (see the file comment for its limits) */
+} ossa_skin_mode;
+
+/** One JOINTS_n/WEIGHTS_n pair: 4 joints and 4 weights per vertex, strided. */
+typedef struct ossa_influence_set {
+    const void *joints;              /**< 4 components per vertex */
+    size_t joints_stride;            /**< bytes between vertices; 0: tightly packed */
+    ossa_component_type joints_type; /**< OSSA_COMPONENT_UNSIGNED_BYTE or _UNSIGNED_SHORT */
+    const void *weights;             /**< 4 components per vertex */
+    size_t weights_stride;           /**< bytes between vertices; 0: tightly packed */
+    /** OSSA_COMPONENT_FLOAT, or normalized _UNSIGNED_BYTE / _UNSIGNED_SHORT */
+    ossa_component_type weights_type;
+} ossa_influence_set;
+
+/** Input vertex streams. Strides are in bytes; 0 means tightly packed. */
+typedef struct ossa_skin_input {
+    const float *positions; /**< xyz (required) */
+    size_t positions_stride;
+    const float *normals; /**< xyz, or NULL */
+    size_t normals_stride;
+    const float *tangents; /**< xyzw, or NULL; w is copied unchanged */
+    size_t tangents_stride;
+    const ossa_influence_set *sets; /**< set_count influence sets (0: not skinned) */
+    uint32_t set_count;
+} ossa_skin_input;
+
+/** Output vertex streams; NULL pointers are not written. Strides in bytes, 0 = packed. */
+typedef struct ossa_skin_output {
+    float *positions; /**< xyz */
+    size_t positions_stride;
+    float *normals; /**< xyz */
+    size_t normals_stride;
+    float *tangents; /**< xyzw */
+    size_t tangents_stride;
+} ossa_skin_output;
+
+/**
+ * Reference stream kernel: skins vertices [begin, end) of `input` into the same indices of
+ * `output`. Weights are decoded (normalized integers per the glTF spec), zero weights are
+ * skipped and the rest renormalised to sum to one. A vertex whose weights are all zero keeps
+ * its input position. Joint indices must be < joint_count (indices >= joint_count are treated
+ * as weight zero). Without influence sets, vertices are copied.
+ * @param palette joint_count 3x4 row-major matrices.
+ */
+void ossa_skin_streams(const ossa_skin_input *input, const float *palette, uint32_t joint_count,
+                       ossa_skin_mode mode, const ossa_skin_output *output, size_t begin,
+                       size_t end);
+
+/**
+ * Converts a palette to the dual quaternion table that DQS mode of ::ossa_skin_mesh_run
+ * reads: 12 floats per joint: real part x, y, z, w (unit), dual part x, y, z, w, the uniform
+ * scale, then 3 zeros. The scale is cbrt(|det|) of the 3x3 part; the rotation is the 3x3 part
+ * divided by it (re-orthonormalised through the quaternion). Call it once per frame.
+ */
+void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out);
+
+/** SIMD instruction sets for ::ossa_skin_mesh_run. */
+typedef enum ossa_skin_backend {
+    OSSA_SKIN_BACKEND_AUTO = 0, /**< the best one this CPU supports */
+    OSSA_SKIN_BACKEND_SCALAR,   /**< portable C, the reference */
+    OSSA_SKIN_BACKEND_SSE2,
+    OSSA_SKIN_BACKEND_AVX2,   /**< AVX2 + FMA */
+    OSSA_SKIN_BACKEND_AVX512, /**< AVX-512 F + BW + VL */
+    OSSA_SKIN_BACKEND_COUNT
+} ossa_skin_backend;
+
+/** 1 when this build and CPU can run the backend (AUTO and SCALAR always can). */
+int ossa_skin_backend_supported(ossa_skin_backend backend);
+
+/** The backend AUTO resolves to. */
+ossa_skin_backend ossa_skin_backend_best(void);
+
+/** A short name ("scalar", "sse2", "avx2", "avx512"). */
+const char *ossa_skin_backend_name(ossa_skin_backend backend);
+
+/** A prepared mesh (opaque, read-only once built; share it between threads freely). */
+typedef struct ossa_skin_mesh ossa_skin_mesh;
+
+/** Morph targets for ::ossa_skin_mesh_create: displacement streams, NULL where absent. */
+typedef struct ossa_morph_target_streams {
+    const float *positions; /**< xyz displacements */
+    size_t positions_stride;
+    const float *normals; /**< xyz displacements */
+    size_t normals_stride;
+    const float *tangents; /**< xyz displacements (glTF morphs tangent xyz only) */
+    size_t tangents_stride;
+} ossa_morph_target_streams;
+
+/** What to build a prepared mesh from. */
+typedef struct ossa_skin_mesh_desc {
+    ossa_skin_input input;
+    size_t vertex_count;
+    /** Joints the palette will hold; influences on joints >= joint_count are an error. */
+    uint32_t joint_count;
+    const ossa_morph_target_streams *targets;
+    uint32_t target_count;
+    /** Allocator; zero means malloc/free. */
+    ossa_allocator allocator;
+} ossa_skin_mesh_desc;
+
+/**
+ * Builds a prepared mesh from streams.
+ * @return OSSA_ERROR_ARGUMENT for a bad description (error names the problem),
+ *         OSSA_ERROR_OUT_OF_MEMORY.
+ */
+ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *desc, ossa_skin_mesh **out,
+                                  ossa_error *error);
+
+/**
+ * Builds a prepared mesh from primitive `primitive` of mesh `mesh` of a document: POSITION,
+ * NORMAL, TANGENT, every JOINTS_n/WEIGHTS_n set and every morph target. The joint count is
+ * that of `skin` (-1: the primitive is treated as unskinned even if it has influences).
+ */
+ossa_result ossa_skin_mesh_from_document(const ossa_document *document, uint32_t mesh,
+                                         uint32_t primitive, int32_t skin,
+                                         const ossa_allocator *allocator, ossa_skin_mesh **out,
+                                         ossa_error *error);
+
+/** Frees a prepared mesh. NULL is allowed. */
+void ossa_skin_mesh_free(ossa_skin_mesh *mesh);
+
+/** Vertices of the source (original order). */
+size_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *mesh);
+
+/**
+ * Vertex slots in prepared order: a multiple of 16, >= the vertex count (each influence-count
+ * group is padded to whole blocks of 16 with copies of one of its vertices). Ranges passed to
+ * ::ossa_skin_mesh_run are in this index space; outputs in prepared order need this many.
+ */
+size_t ossa_skin_mesh_slot_count(const ossa_skin_mesh *mesh);
+
+/**
+ * The remap table: slot -> original vertex index, slot_count entries. Padding slots map to the
+ * vertex they copy. Remap an index buffer once with it to draw prepared-order output.
+ */
+const uint32_t *ossa_skin_mesh_order(const ossa_skin_mesh *mesh);
+
+/** Largest number of non-zero influences of any vertex (0: unskinned). */
+uint32_t ossa_skin_mesh_max_influences(const ossa_skin_mesh *mesh);
+
+/** Vertices with exactly `count` non-zero influences (count 0..max_influences). */
+size_t ossa_skin_mesh_influence_histogram(const ossa_skin_mesh *mesh, uint32_t count);
+
+/** Morph targets of the mesh. */
+uint32_t ossa_skin_mesh_target_count(const ossa_skin_mesh *mesh);
+
+/** 1 when the mesh has normals / tangents. */
+int ossa_skin_mesh_has_normals(const ossa_skin_mesh *mesh);
+int ossa_skin_mesh_has_tangents(const ossa_skin_mesh *mesh);
+
+/** Bytes the kernels read and write per vertex for this mesh and output (see bench). */
+double ossa_skin_mesh_bytes_per_vertex(const ossa_skin_mesh *mesh, const ossa_skin_output *out);
+
+/** Where outputs go. */
+typedef enum ossa_skin_order {
+    /** output slot i holds prepared slot i (fastest: contiguous, non-temporal stores) */
+    OSSA_SKIN_ORDER_PREPARED = 0,
+    /** output index order[i] holds slot i; padding slots are not written */
+    OSSA_SKIN_ORDER_ORIGINAL = 1
+} ossa_skin_order;
+
+/** Per-frame parameters of ::ossa_skin_mesh_run. Zero-initialised means the defaults. */
+typedef struct ossa_skin_frame {
+    /** joint_count 3x4 row-major matrices; required for skinned meshes, ignored otherwise */
+    const float *palette;
+    uint32_t joint_count;
+    /** DQS mode: ::ossa_skin_dual_quats of the palette (required; nothing is written without) */
+    const float *dual_quats;
+    /** For unskinned meshes: a 3x4 row-major transform (e.g. the node's world); NULL: identity */
+    const float *transform;
+    /** Morph weights, weight_count of them (missing ones are 0); NULL: no morphing */
+    const float *morph_weights;
+    uint32_t morph_weight_count;
+    ossa_skin_mode mode;
+    ossa_skin_order order;
+    ossa_skin_backend backend;
+} ossa_skin_frame;
+
+/**
+ * Morphs then skins prepared slots [begin, end) (clamped to the slot count). With
+ * OSSA_SKIN_ORDER_PREPARED, output element i is slot i; begin and end that are multiples of
+ * 16 and 64-byte aligned tightly packed outputs take the fastest path (non-temporal stores).
+ * The palette must hold at least the mesh's joint count.
+ */
+void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
+                        const ossa_skin_output *output, size_t begin, size_t end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,172 @@
+/* Clip sampling (anim.h): key search per timeline, then every track of that timeline. */
+#include "ossa/anim.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Largest i in [lo, hi] with times[i] <= time, given times[lo] <= time or lo == 0. */
+static inline uint32_t search(const float *times, uint32_t lo, uint32_t hi, float time) {
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (times[mid] <= time)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+uint32_t ossa_find_key_stateless(const float *times, uint32_t count, float time) {
+    return count < 2 ? 0 : search(times, 0, count - 2, time);
+}
+
+uint32_t ossa_find_key(const float *times, uint32_t count, float time, uint32_t hint) {
+    if (count < 2) return 0;
+    uint32_t last = count - 2;
+    uint32_t k = hint > last ? last : hint;
+    if (times[k] <= time) {
+        /* Forward playback moves at most a key or two per frame. */
+        for (int step = 0; step < 3; step++) {
+            if (k == last || time < times[k + 1]) return k;
+            k++;
+        }
+        return search(times, k, last, time);
+    }
+    if (k == 0) return 0;
+    if (times[k - 1] <= time) return k - 1;
+    return search(times, 0, k - 1, time);
+}
+
+uint32_t ossa_cursor_size(const ossa_clip *clip) {
+    return clip->timeline_count;
+}
+
+void ossa_cursor_reset(const ossa_clip *clip, ossa_cursor *cursor) {
+    if (clip->timeline_count) memset(cursor->keys, 0, clip->timeline_count * sizeof *cursor->keys);
+}
+
+void ossa_pose_set_rest(const ossa_rig *rig, ossa_pose *pose) {
+    memcpy(pose->local, rig->rest, rig->node_count * sizeof *pose->local);
+    if (rig->weight_total)
+        memcpy(pose->weights, rig->rest_weights, rig->weight_total * sizeof(float));
+}
+
+static inline float *track_target(const ossa_track *track, ossa_pose *pose) {
+    ossa_trs *trs = &pose->local[track->node];
+    switch (track->path) {
+    case OSSA_PATH_TRANSLATION:
+        return trs->translation;
+    case OSSA_PATH_ROTATION:
+        return trs->rotation;
+    case OSSA_PATH_SCALE:
+        return trs->scale;
+    default:
+        return pose->weights + track->target_offset;
+    }
+}
+
+/* Writes the value of key k (no interpolation). */
+static inline void write_key(const ossa_clip *clip, const ossa_track *track, uint32_t k,
+                             float *out) {
+    uint32_t n = track->components;
+    const float *v = clip->values + track->value_offset;
+    if (track->interpolation == OSSA_INTERP_CUBICSPLINE)
+        v += (size_t)k * 3 * n + n;
+    else
+        v += (size_t)k * n;
+    memcpy(out, v, n * sizeof(float));
+}
+
+/* Interpolates between keys k and k + 1 at fraction u in (0, 1); dt = key interval. */
+static inline void write_between(const ossa_clip *clip, const ossa_track *track, uint32_t k,
+                                 float u, float dt, float *out) {
+    uint32_t n = track->components;
+    const float *v = clip->values + track->value_offset;
+    switch (track->interpolation) {
+    case OSSA_INTERP_STEP:
+        memcpy(out, v + (size_t)k * n, n * sizeof(float));
+        return;
+    case OSSA_INTERP_LINEAR: {
+        const float *a = v + (size_t)k * n, *b = a + n;
+        if (track->path == OSSA_PATH_ROTATION) {
+            ossa_quat_slerp(a, b, u, out);
+            return;
+        }
+        for (uint32_t c = 0; c < n; c++)
+            out[c] = a[c] + (b[c] - a[c]) * u;
+        return;
+    }
+    default: {
+        /* Key layout: in-tangent, value, out-tangent. */
+        const float *k0 = v + (size_t)k * 3 * n, *k1 = k0 + 3 * n;
+        float u2 = u * u, u3 = u2 * u;
+        float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = (u3 - 2.0f * u2 + u) * dt;
+        float h01 = -2.0f * u3 + 3.0f * u2, h11 = (u3 - u2) * dt;
+        for (uint32_t c = 0; c < n; c++)
+            out[c] = h00 * k0[n + c] + h10 * k0[2 * n + c] + h01 * k1[n + c] + h11 * k1[c];
+        if (track->path == OSSA_PATH_ROTATION) {
+            float len2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
+            if (len2 > 0.0f) {
+                float s = 1.0f / sqrtf(len2);
+                for (int c = 0; c < 4; c++)
+                    out[c] *= s;
+            }
+        }
+        return;
+    }
+    }
+}
+
+void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, ossa_cursor *cursor,
+                      ossa_pose *pose) {
+    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
+    if (rig->weight_total)
+        memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+    for (uint32_t i = 0; i < clip->timeline_count; i++) {
+        const ossa_timeline *tl = &clip->timelines[i];
+        const float *times = clip->times + tl->time_offset;
+        const ossa_track *track = clip->tracks + tl->first_track;
+        const ossa_track *track_end = track + tl->track_count;
+        uint32_t last = tl->key_count - 1;
+        uint32_t k;
+        if (!(time > times[0])) { /* also NaN */
+            k = 0;
+        } else if (time >= times[last]) {
+            k = last;
+        } else {
+            k = cursor ? ossa_find_key(times, tl->key_count, time, cursor->keys[i])
+                       : ossa_find_key_stateless(times, tl->key_count, time);
+            if (cursor) cursor->keys[i] = k;
+            if (time != times[k]) {
+                float dt = times[k + 1] - times[k];
+                float u = (time - times[k]) / dt;
+                for (; track < track_end; track++)
+                    write_between(clip, track, k, u, dt, track_target(track, pose));
+                continue;
+            }
+        }
+        for (; track < track_end; track++)
+            write_key(clip, track, k, track_target(track, pose));
+    }
+}
+
+float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap) {
+    double start = clip->start, duration = clip->duration;
+    if (!(duration > 0.0) || isnan(clock)) return clip->start;
+    double r;
+    switch (wrap) {
+    case OSSA_WRAP_LOOP:
+        r = fmod(clock - start, duration);
+        if (r < 0.0) r += duration;
+        return (float)(start + r);
+    case OSSA_WRAP_PING_PONG:
+        r = fmod(clock - start, 2.0 * duration);
+        if (r < 0.0) r += 2.0 * duration;
+        if (r > duration) r = 2.0 * duration - r;
+        return (float)(start + r);
+    default:
+        if (clock < start) return clip->start;
+        if (clock > start + duration) return clip->end;
+        return (float)clock;
+    }
+}

@@ -1,0 +1,247 @@
+/* Builds clips (clip.h) from a document: decodes keys, shares timelines, folds constant tracks. */
+#include "ossa/clip.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pose/xform.h"
+#include "rig/owned.h"
+
+typedef struct clip_set_impl {
+    ossa_clip_set set; /* first: the public pointer is the impl pointer */
+    ossa_owned owned;
+} clip_set_impl;
+
+typedef struct build_state {
+    const ossa_document *doc;
+    const ossa_rig *rig;
+    ossa_owned *owned;
+    ossa_error *error;
+    uint32_t animation;
+} build_state;
+
+static ossa_result fail(build_state *st, ossa_result code, const char *path, const char *message) {
+    ossa_error *error = st->error;
+    if (error) {
+        memset(error, 0, sizeof *error);
+        error->code = code;
+        snprintf(error->file, sizeof error->file, "%s", st->doc->file ? st->doc->file : "");
+        snprintf(error->path, sizeof error->path, "%s", path);
+        snprintf(error->message, sizeof error->message, "%s", message);
+    }
+    return code;
+}
+
+static uint32_t path_components(const ossa_rig *rig, int32_t node, ossa_path path) {
+    switch (path) {
+    case OSSA_PATH_TRANSLATION:
+    case OSSA_PATH_SCALE:
+        return 3;
+    case OSSA_PATH_ROTATION:
+        return 4;
+    case OSSA_PATH_WEIGHTS:
+        return rig->weight_count[node];
+    }
+    return 0;
+}
+
+/* Where a value of this path lives in a pose of local transforms and weights. */
+static float *pose_target(ossa_trs *local, float *weights, const ossa_rig *rig, int32_t node,
+                          ossa_path path) {
+    switch (path) {
+    case OSSA_PATH_TRANSLATION:
+        return local[node].translation;
+    case OSSA_PATH_ROTATION:
+        return local[node].rotation;
+    case OSSA_PATH_SCALE:
+        return local[node].scale;
+    case OSSA_PATH_WEIGHTS:
+        return weights + rig->weight_offset[node];
+    }
+    return NULL;
+}
+
+/* 1 when every key has the value of key 0 and (CUBICSPLINE) every tangent is zero. */
+static int is_constant(const float *values, uint32_t keys, uint32_t comps, int cubic) {
+    uint32_t stride = cubic ? 3 * comps : comps;
+    const float *first = values + (cubic ? comps : 0);
+    for (uint32_t k = 0; k < keys; k++) {
+        const float *key = values + (size_t)k * stride;
+        if (memcmp(key + (cubic ? comps : 0), first, comps * sizeof(float)) != 0) return 0;
+        if (cubic)
+            for (uint32_t c = 0; c < comps; c++)
+                if (key[c] != 0.0f || key[2 * comps + c] != 0.0f) return 0;
+    }
+    return 1;
+}
+
+typedef struct clip_scratch {
+    ossa_track *tracks;       /* unsorted, one per animated channel */
+    ossa_timeline *timelines; /* key_count, time_offset filled */
+    int32_t *timeline_input;  /* input accessor of each timeline */
+} clip_scratch;
+
+static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_clip *clip,
+                              clip_scratch *scratch, ossa_trs *base, float *base_weights) {
+    const ossa_document *doc = st->doc;
+    const ossa_rig *rig = st->rig;
+    uint64_t time_total = 0, value_total = 0;
+    for (uint32_t c = 0; c < anim->channel_count; c++) {
+        const ossa_animation_sampler *s = &anim->samplers[anim->channels[c].sampler];
+        time_total += doc->accessors[s->input].count;
+        value_total += doc->accessors[s->output].count * doc->accessors[s->output].components;
+    }
+    if (time_total > UINT32_MAX || value_total > UINT32_MAX)
+        return fail(st, OSSA_ERROR_LIMIT, "animations", "too many keys in one animation");
+    float *times = ossa_owned_alloc(st->owned, time_total, sizeof(float));
+    float *values = ossa_owned_alloc(st->owned, value_total, sizeof(float));
+    if (!times || !values) return OSSA_ERROR_OUT_OF_MEMORY;
+    uint32_t times_used = 0, values_used = 0, track_count = 0, timeline_count = 0;
+    uint32_t constant_count = 0;
+    float start = 0.0f, end = 0.0f;
+    int have_range = 0;
+    char path[128];
+    for (uint32_t c = 0; c < anim->channel_count; c++) {
+        const ossa_animation_channel *ch = &anim->channels[c];
+        const ossa_animation_sampler *s = &anim->samplers[ch->sampler];
+        if (ch->node < 0) continue;
+        int32_t node = rig->rig_from_gltf[ch->node];
+        uint32_t comps = path_components(rig, node, ch->path);
+        if (comps == 0) continue;
+        const ossa_accessor *in = &doc->accessors[s->input];
+        const ossa_accessor *out = &doc->accessors[s->output];
+        uint32_t keys = (uint32_t)in->count;
+        if (keys == 0) continue;
+        int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
+        uint64_t floats = (uint64_t)keys * comps * (cubic ? 3 : 1);
+        snprintf(path, sizeof path, "animations[%u].samplers[%d].output", st->animation,
+                 ch->sampler);
+        if (out->count * out->components != floats)
+            return fail(st, OSSA_ERROR_INVALID, path,
+                        "the output holds a different number of values than the keys need");
+        float *key_times = times + times_used;
+        float *key_values = values + values_used;
+        ossa_result r = ossa_accessor_read_float(doc, s->input, 0, keys, key_times);
+        if (r == OSSA_OK) r = ossa_accessor_read_float(doc, s->output, 0, out->count, key_values);
+        if (r != OSSA_OK) return fail(st, r, path, "the keys cannot be read");
+        if (!have_range || key_times[0] < start) start = key_times[0];
+        if (!have_range || key_times[keys - 1] > end) end = key_times[keys - 1];
+        have_range = 1;
+        if (ch->path == OSSA_PATH_ROTATION) {
+            uint32_t stride = cubic ? 12 : 4;
+            for (uint32_t k = 0; k < keys; k++)
+                xf_quat_normalize(key_values + k * stride + (cubic ? 4 : 0));
+        }
+        if (keys == 1 || is_constant(key_values, keys, comps, cubic)) {
+            float *target = pose_target(base, base_weights, rig, node, ch->path);
+            memcpy(target, key_values + (cubic ? comps : 0), comps * sizeof(float));
+            constant_count++;
+            continue;
+        }
+        uint32_t timeline = 0;
+        while (timeline < timeline_count && scratch->timeline_input[timeline] != s->input &&
+               (scratch->timelines[timeline].key_count != keys ||
+                memcmp(times + scratch->timelines[timeline].time_offset, key_times,
+                       keys * sizeof(float)) != 0))
+            timeline++;
+        if (timeline == timeline_count) {
+            scratch->timelines[timeline].key_count = keys;
+            scratch->timelines[timeline].time_offset = times_used;
+            scratch->timeline_input[timeline] = s->input;
+            times_used += keys;
+            timeline_count++;
+        }
+        ossa_track *t = &scratch->tracks[track_count++];
+        t->node = node;
+        t->path = (uint8_t)ch->path;
+        t->interpolation = (uint8_t)s->interpolation;
+        t->components = (uint16_t)comps;
+        t->timeline = timeline;
+        t->value_offset = values_used;
+        t->target_offset = ch->path == OSSA_PATH_WEIGHTS ? rig->weight_offset[node] : 0;
+        values_used += (uint32_t)floats;
+    }
+    /* Group tracks by timeline (stable), so a timeline's tracks are contiguous. */
+    ossa_timeline *timelines = ossa_owned_alloc(st->owned, timeline_count, sizeof *timelines);
+    ossa_track *tracks = ossa_owned_alloc(st->owned, track_count, sizeof *tracks);
+    if (!timelines || !tracks) return OSSA_ERROR_OUT_OF_MEMORY;
+    uint32_t placed = 0;
+    for (uint32_t tl = 0; tl < timeline_count; tl++) {
+        timelines[tl] = scratch->timelines[tl];
+        timelines[tl].first_track = placed;
+        for (uint32_t k = 0; k < track_count; k++)
+            if (scratch->tracks[k].timeline == tl) tracks[placed++] = scratch->tracks[k];
+        timelines[tl].track_count = placed - timelines[tl].first_track;
+    }
+    clip->start = start;
+    clip->end = end;
+    clip->duration = end - start;
+    clip->timeline_count = timeline_count;
+    clip->timelines = timelines;
+    clip->track_count = track_count;
+    clip->tracks = tracks;
+    clip->constant_track_count = constant_count;
+    clip->times = times;
+    clip->values = values;
+    return OSSA_OK;
+}
+
+ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
+                                const ossa_allocator *allocator, ossa_clip_set **out,
+                                ossa_error *error) {
+    *out = NULL;
+    ossa_owned owned;
+    ossa_owned_init(&owned, allocator);
+    clip_set_impl *impl = owned.allocator.alloc(owned.allocator.user, sizeof *impl);
+    build_state st = {doc, rig, NULL, error, 0};
+    if (!impl) return fail(&st, OSSA_ERROR_OUT_OF_MEMORY, "", "out of memory");
+    memset(impl, 0, sizeof *impl);
+    impl->owned = owned;
+    st.owned = &impl->owned;
+    uint32_t max_channels = 0;
+    for (uint32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].channel_count > max_channels)
+            max_channels = doc->animations[a].channel_count;
+    ossa_clip *clips = ossa_owned_alloc(st.owned, doc->animation_count, sizeof *clips);
+    clip_scratch scratch = {ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_track)),
+                            ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_timeline)),
+                            ossa_owned_alloc(st.owned, max_channels, sizeof(int32_t))};
+    ossa_result r = (clips && scratch.tracks && scratch.timelines && scratch.timeline_input)
+                        ? OSSA_OK
+                        : OSSA_ERROR_OUT_OF_MEMORY;
+    int failed = 0;
+    for (uint32_t a = 0; r == OSSA_OK && a < doc->animation_count; a++) {
+        st.animation = a;
+        ossa_clip *clip = &clips[a];
+        ossa_trs *base = ossa_owned_alloc(st.owned, rig->node_count, sizeof *base);
+        float *base_weights = ossa_owned_alloc(st.owned, rig->weight_total, sizeof(float));
+        if (!base || !base_weights) {
+            r = OSSA_ERROR_OUT_OF_MEMORY;
+            break;
+        }
+        memcpy(base, rig->rest, rig->node_count * sizeof *base);
+        memcpy(base_weights, rig->rest_weights, rig->weight_total * sizeof(float));
+        clip->base_local = base;
+        clip->base_weights = base_weights;
+        clip->name = ossa_owned_strdup(st.owned, doc->animations[a].name, &failed);
+        r = failed ? OSSA_ERROR_OUT_OF_MEMORY
+                   : build_clip(&st, &doc->animations[a], clip, &scratch, base, base_weights);
+    }
+    if (r != OSSA_OK) {
+        if (r == OSSA_ERROR_OUT_OF_MEMORY) fail(&st, r, "", "out of memory");
+        ossa_clip_set_free(&impl->set);
+        return r;
+    }
+    impl->set.clip_count = doc->animation_count;
+    impl->set.clips = clips;
+    *out = &impl->set;
+    return OSSA_OK;
+}
+
+void ossa_clip_set_free(ossa_clip_set *clips) {
+    if (!clips) return;
+    clip_set_impl *impl = (clip_set_impl *)clips;
+    ossa_allocator allocator = impl->owned.allocator;
+    ossa_owned_release(&impl->owned);
+    allocator.free(allocator.user, impl);
+}

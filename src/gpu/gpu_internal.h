@@ -1,0 +1,105 @@
+/* Private structures of the OpenGL layer, shared by its files. */
+#ifndef OSSA_GPU_INTERNAL_H
+#define OSSA_GPU_INTERNAL_H
+
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include "ossa/gpu.h"
+
+/* Vertex attribute locations used by every program. */
+enum {
+    GPU_ATTR_POSITION = 0,
+    GPU_ATTR_NORMAL = 1,
+    GPU_ATTR_UV = 2,
+    GPU_ATTR_JOINTS = 3,  /* JOINTS_n at 3 + n */
+    GPU_ATTR_WEIGHTS = 7, /* WEIGHTS_n at 7 + n */
+    GPU_MAX_INFLUENCE_SETS = 4
+};
+
+/* Texture units used by every program. */
+enum { GPU_UNIT_PALETTE = 0, GPU_UNIT_TARGETS = 1, GPU_UNIT_WEIGHTS = 2, GPU_UNIT_BASE_COLOR = 3 };
+
+/* What selects a program variant. */
+typedef struct gpu_program_key {
+    unsigned ssbo : 1;
+    unsigned dual_quaternion : 1;
+    unsigned unskinned : 1;
+    unsigned influence_sets : 3;
+    unsigned morph : 1;
+    unsigned feedback : 1; /* transform feedback only (no fragment stage) vs shaded */
+} gpu_program_key;
+
+typedef struct gpu_program {
+    GLuint id;
+    GLint palette_base, joint_count, weights_base, target_count, vertex_count;
+    GLint view_proj, base_color, has_texture, light_dir;
+} gpu_program;
+
+#define GPU_PROGRAM_CACHE 64
+
+struct ossa_gpu_context {
+    EGLDisplay display;
+    EGLContext egl;
+    EGLSurface surface;
+    struct GLFWwindow *window;
+    ossa_gpu_info info;
+    gpu_program_key keys[GPU_PROGRAM_CACHE];
+    gpu_program programs[GPU_PROGRAM_CACHE];
+    int program_count;
+    GLuint empty_texture; /* a 1-texel buffer texture bound where a program reads no data */
+    GLuint empty_buffer;
+    /* A complete 1x1 framebuffer: draws (even with rasterizer discard) need one, and a
+     * surfaceless context has no default framebuffer. */
+    GLuint feedback_framebuffer, feedback_renderbuffer;
+};
+
+typedef struct gpu_primitive {
+    GLuint vao;
+    GLuint
+        buffers[4 + 2 * GPU_MAX_INFLUENCE_SETS]; /* position, normal, uv, index, joints, weights */
+    GLuint targets_buffer, targets_texture;      /* 2 RGBA32F texels per target and vertex */
+    uint32_t vertex_count, index_count, influence_sets;
+    float base_color[4];
+    GLuint texture; /* owned by the mesh's texture table, 0 when none */
+    int double_sided;
+} gpu_primitive;
+
+struct ossa_gpu_mesh {
+    ossa_gpu_context *context;
+    gpu_primitive *primitives;
+    uint32_t primitive_count;
+    uint32_t target_count;
+    GLuint *textures; /* one per document texture, 0 until used */
+    uint32_t texture_count;
+};
+
+struct ossa_gpu_frame_data {
+    ossa_gpu_context *context;
+    GLuint palette_buffer, palette_texture;
+    GLuint weights_buffer, weights_texture;
+};
+
+/* Finds or compiles a program variant; NULL (with error filled) if it does not compile. */
+const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key key,
+                                   ossa_error *error);
+
+/* Links the flat-colour line program of the ground grid; 0 (with error filled) on failure. */
+GLuint gpu_link_grid_program(ossa_error *error);
+
+/* Deletes every cached program. */
+void gpu_programs_release(ossa_gpu_context *context);
+
+/* Binds the frame's palette and weights, the primitive's targets, and sets the uniforms. */
+void gpu_bind_skinning(const ossa_gpu_context *context, const gpu_program *program,
+                       const gpu_primitive *primitive, const ossa_gpu_frame_data *frame,
+                       const ossa_gpu_skinning *skinning, uint32_t target_count);
+
+/* The program key for a primitive drawn with the given skinning options. */
+gpu_program_key gpu_key_for(const gpu_primitive *primitive, const ossa_gpu_skinning *skinning,
+                            uint32_t target_count, int feedback);
+
+/* Fills an ossa_error with code, the layer's name as file, and a formatted message. */
+ossa_result gpu_fail(ossa_error *error, ossa_result code, const char *format, ...);
+
+#endif

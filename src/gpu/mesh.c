@@ -1,0 +1,367 @@
+/* Uploads a glTF mesh: vertex arrays per primitive, morph targets, materials. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_internal.h"
+#include "mesh_texture.h"
+
+enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX, BUF_JOINTS, BUF_WEIGHTS = BUF_JOINTS + 4 };
+
+typedef struct upload_state {
+    const ossa_document *document;
+    ossa_gpu_mesh *mesh;
+    ossa_error *error;
+    const char *where; /* JSON path prefix for messages */
+} upload_state;
+
+static ossa_result fail_at(upload_state *s, ossa_result code, const char *message) {
+    gpu_fail(s->error, code, "%s", message);
+    if (s->error) {
+        snprintf(s->error->file, sizeof s->error->file, "%s",
+                 s->document->file ? s->document->file : "");
+        snprintf(s->error->path, sizeof s->error->path, "%s", s->where);
+    }
+    return code;
+}
+
+static void *alloc_array(uint64_t count, size_t size) {
+    return count ? calloc((size_t)count, size) : malloc(size);
+}
+
+/* Reads a float accessor (components floats per element) into a fresh array. */
+static float *read_floats(upload_state *s, int32_t accessor, uint64_t count, uint32_t components) {
+    float *out = alloc_array(count * components, sizeof(float));
+    if (!out) fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (!out) return NULL;
+    if (ossa_accessor_read_float(s->document, accessor, 0, count, out) != OSSA_OK) {
+        free(out);
+        fail_at(s, OSSA_ERROR_INVALID, "an accessor of the primitive cannot be read");
+        return NULL;
+    }
+    return out;
+}
+
+static uint32_t *read_uints(upload_state *s, int32_t accessor, uint64_t count,
+                            uint32_t components) {
+    uint32_t *out = alloc_array(count * components, sizeof(uint32_t));
+    if (!out) fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (!out) return NULL;
+    if (ossa_accessor_read_uint(s->document, accessor, 0, count, out) != OSSA_OK) {
+        free(out);
+        fail_at(s, OSSA_ERROR_INVALID, "an accessor of the primitive cannot be read");
+        return NULL;
+    }
+    return out;
+}
+
+static GLuint make_buffer(GLenum target, const void *data, size_t size) {
+    GLuint buffer;
+    glGenBuffers(1, &buffer);
+    glBindBuffer(target, buffer);
+    glBufferData(target, (GLsizeiptr)size, data, GL_STATIC_DRAW);
+    return buffer;
+}
+
+static int is_triangles(ossa_primitive_mode mode) {
+    return mode == OSSA_MODE_TRIANGLES || mode == OSSA_MODE_TRIANGLE_STRIP ||
+           mode == OSSA_MODE_TRIANGLE_FAN;
+}
+
+/* Triangle list indices for any triangle mode; returns the count through *count. */
+static uint32_t *triangle_indices(const uint32_t *source, uint32_t n, ossa_primitive_mode mode,
+                                  uint32_t *count) {
+    uint32_t triangles = mode == OSSA_MODE_TRIANGLES ? n / 3 : (n >= 3 ? n - 2 : 0);
+    if (!is_triangles(mode)) triangles = 0; /* points and lines are skinned, never drawn */
+    uint32_t *out = malloc(sizeof(uint32_t) * ((size_t)triangles * 3 + 1)); /* +1: never 0 bytes */
+    if (!out) return NULL;
+    for (uint32_t t = 0; t < triangles; t++) {
+        uint32_t a, b, c;
+        if (mode == OSSA_MODE_TRIANGLES) {
+            a = 3 * t, b = 3 * t + 1, c = 3 * t + 2;
+        } else if (mode == OSSA_MODE_TRIANGLE_STRIP) {
+            /* keep the winding of every other triangle */
+            a = t, b = t % 2 ? t + 2 : t + 1, c = t % 2 ? t + 1 : t + 2;
+        } else { /* fan */
+            a = 0, b = t + 1, c = t + 2;
+        }
+        out[3 * t] = source ? source[a] : a;
+        out[3 * t + 1] = source ? source[b] : b;
+        out[3 * t + 2] = source ? source[c] : c;
+    }
+    *count = triangles * 3;
+    return out;
+}
+
+/* Smooth normals from the triangles, for primitives that come without NORMAL. */
+static void compute_normals(const float *p, uint32_t vertex_count, const uint32_t *indices,
+                            uint32_t index_count, float *n) {
+    memset(n, 0, sizeof(float) * 3 * vertex_count);
+    for (uint32_t i = 0; i + 2 < index_count; i += 3) {
+        const float *a = p + 3 * indices[i], *b = p + 3 * indices[i + 1],
+                    *c = p + 3 * indices[i + 2];
+        float u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        float v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        float f[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                      u[0] * v[1] - u[1] * v[0]};
+        for (int k = 0; k < 3; k++)
+            for (int d = 0; d < 3; d++)
+                n[3 * indices[i + k] + d] += f[d];
+    }
+    for (uint32_t v = 0; v < vertex_count; v++) {
+        float len =
+            sqrtf(n[3 * v] * n[3 * v] + n[3 * v + 1] * n[3 * v + 1] + n[3 * v + 2] * n[3 * v + 2]);
+        for (int d = 0; d < 3; d++)
+            n[3 * v + d] = len > 0 ? n[3 * v + d] / len : (d == 1);
+    }
+}
+
+/* Packs integer values into 1 or 2 byte components. */
+static void *pack_small(const uint32_t *values, uint64_t count, uint32_t bytes) {
+    void *out = alloc_array(count, bytes);
+    if (!out) return NULL;
+    for (uint64_t i = 0; i < count; i++) {
+        if (bytes == 1)
+            ((uint8_t *)out)[i] = (uint8_t)values[i];
+        else
+            ((uint16_t *)out)[i] = (uint16_t)values[i];
+    }
+    return out;
+}
+
+/* Uploads JOINTS_n and WEIGHTS_n of one set, as stored. */
+static ossa_result upload_influences(upload_state *s, const ossa_primitive *source,
+                                     gpu_primitive *p, uint32_t set) {
+    const ossa_accessor *joints = &s->document->accessors[source->joints[set]];
+    const ossa_accessor *weights = &s->document->accessors[source->weights[set]];
+    uint64_t n = (uint64_t)p->vertex_count * 4;
+    uint32_t *values = read_uints(s, source->joints[set], p->vertex_count, 4);
+    if (!values) return s->error->code;
+    uint32_t joint_bytes = ossa_component_size(joints->component_type) == 1 ? 1 : 2;
+    void *packed = pack_small(values, n, joint_bytes);
+    free(values);
+    if (!packed) return fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->buffers[BUF_JOINTS + set] = make_buffer(GL_ARRAY_BUFFER, packed, n * joint_bytes);
+    free(packed);
+    glEnableVertexAttribArray(GPU_ATTR_JOINTS + set);
+    glVertexAttribIPointer(GPU_ATTR_JOINTS + set, 4,
+                           joint_bytes == 1 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, 0, NULL);
+
+    if (weights->component_type == OSSA_COMPONENT_FLOAT) {
+        float *w = read_floats(s, source->weights[set], p->vertex_count, 4);
+        if (!w) return s->error->code;
+        p->buffers[BUF_WEIGHTS + set] = make_buffer(GL_ARRAY_BUFFER, w, n * sizeof(float));
+        free(w);
+        glEnableVertexAttribArray(GPU_ATTR_WEIGHTS + set);
+        glVertexAttribPointer(GPU_ATTR_WEIGHTS + set, 4, GL_FLOAT, GL_FALSE, 0, NULL);
+        return OSSA_OK;
+    }
+    /* normalized u8/u16: keep the integers, let the vertex fetch normalise them */
+    uint32_t weight_bytes = ossa_component_size(weights->component_type) == 1 ? 1 : 2;
+    values = read_uints(s, source->weights[set], p->vertex_count, 4);
+    if (!values) return s->error->code;
+    packed = pack_small(values, n, weight_bytes);
+    free(values);
+    if (!packed) return fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->buffers[BUF_WEIGHTS + set] = make_buffer(GL_ARRAY_BUFFER, packed, n * weight_bytes);
+    free(packed);
+    glEnableVertexAttribArray(GPU_ATTR_WEIGHTS + set);
+    glVertexAttribPointer(GPU_ATTR_WEIGHTS + set, 4,
+                          weight_bytes == 1 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, GL_TRUE, 0,
+                          NULL);
+    return OSSA_OK;
+}
+
+/* Morph displacements as 2 RGBA32F texels (position, normal) per target and vertex. */
+static ossa_result upload_targets(upload_state *s, const ossa_primitive *source, gpu_primitive *p) {
+    uint64_t texels = (uint64_t)source->target_count * p->vertex_count * 2;
+    float *data = alloc_array(texels * 4, sizeof(float));
+    float *scratch = alloc_array((uint64_t)p->vertex_count * 3, sizeof(float));
+    ossa_result result = OSSA_OK;
+    if (!data || !scratch) result = fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t t = 0; t < source->target_count && result == OSSA_OK; t++) {
+        int32_t accessors[2] = {source->targets[t].position, source->targets[t].normal};
+        for (int k = 0; k < 2 && result == OSSA_OK; k++) {
+            if (accessors[k] < 0) continue;
+            if (ossa_accessor_read_float(s->document, accessors[k], 0, p->vertex_count, scratch) !=
+                OSSA_OK)
+                result = fail_at(s, OSSA_ERROR_INVALID, "a morph target cannot be read");
+            for (uint32_t v = 0; v < p->vertex_count && result == OSSA_OK; v++)
+                memcpy(data + 4 * (2 * ((uint64_t)t * p->vertex_count + v) + k), scratch + 3 * v,
+                       3 * sizeof(float));
+        }
+    }
+    if (result == OSSA_OK) {
+        p->targets_buffer = make_buffer(GL_TEXTURE_BUFFER, data, texels * 4 * sizeof(float));
+        glGenTextures(1, &p->targets_texture);
+        glBindTexture(GL_TEXTURE_BUFFER, p->targets_texture);
+        glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, p->targets_buffer);
+        glBindTexture(GL_TEXTURE_BUFFER, 0);
+    }
+    free(data);
+    free(scratch);
+    return result;
+}
+
+static void set_material(upload_state *s, const ossa_primitive *source, gpu_primitive *p,
+                         uint32_t *uv_set) {
+    static const float white[4] = {1, 1, 1, 1};
+    memcpy(p->base_color, white, sizeof white);
+    *uv_set = 0;
+    if (source->material < 0) return;
+    const ossa_material *material = &s->document->materials[source->material];
+    memcpy(p->base_color, material->base_color_factor, sizeof p->base_color);
+    p->double_sided = material->double_sided;
+    if (material->base_color_texture.index < 0) return;
+    *uv_set = material->base_color_texture.texcoord;
+    p->texture = gpu_mesh_texture(s->mesh, s->document, material->base_color_texture.index);
+}
+
+static ossa_result upload_primitive(upload_state *s, const ossa_primitive *source,
+                                    gpu_primitive *p) {
+    if (source->position < 0 || source->vertex_count > UINT32_MAX / 8)
+        return fail_at(s, OSSA_ERROR_UNSUPPORTED, "primitive without POSITION or too large");
+    if (source->influence_sets > GPU_MAX_INFLUENCE_SETS)
+        return fail_at(s, OSSA_ERROR_UNSUPPORTED, "more than 4 JOINTS_n/WEIGHTS_n sets");
+    p->vertex_count = (uint32_t)source->vertex_count;
+    p->influence_sets = source->influence_sets;
+
+    uint32_t *given = NULL, given_count = p->vertex_count;
+    if (source->indices >= 0) {
+        given_count = (uint32_t)s->document->accessors[source->indices].count;
+        given = read_uints(s, source->indices, given_count, 1);
+        if (!given) return s->error->code;
+    }
+    uint32_t *indices = triangle_indices(given, given_count, source->mode, &p->index_count);
+    free(given);
+    float *positions = read_floats(s, source->position, p->vertex_count, 3);
+    float *normals = alloc_array((uint64_t)p->vertex_count * 3, sizeof(float));
+    ossa_result result = OSSA_OK;
+    if (!indices || !positions || !normals)
+        result =
+            s->error->code ? s->error->code : fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < p->index_count && result == OSSA_OK; i++)
+        if (indices[i] >= p->vertex_count)
+            result = fail_at(s, OSSA_ERROR_INVALID, "index out of range of the vertices");
+    if (result == OSSA_OK && source->normal >= 0) {
+        if (ossa_accessor_read_float(s->document, source->normal, 0, p->vertex_count, normals) !=
+            OSSA_OK)
+            result = fail_at(s, OSSA_ERROR_INVALID, "NORMAL cannot be read");
+    } else if (result == OSSA_OK) {
+        compute_normals(positions, p->vertex_count, indices, p->index_count, normals);
+    }
+
+    glGenVertexArrays(1, &p->vao);
+    glBindVertexArray(p->vao);
+    if (result == OSSA_OK) {
+        size_t bytes3 = sizeof(float) * 3 * p->vertex_count;
+        p->buffers[BUF_POSITION] = make_buffer(GL_ARRAY_BUFFER, positions, bytes3);
+        glEnableVertexAttribArray(GPU_ATTR_POSITION);
+        glVertexAttribPointer(GPU_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+        p->buffers[BUF_NORMAL] = make_buffer(GL_ARRAY_BUFFER, normals, bytes3);
+        glEnableVertexAttribArray(GPU_ATTR_NORMAL);
+        glVertexAttribPointer(GPU_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+        p->buffers[BUF_INDEX] =
+            make_buffer(GL_ELEMENT_ARRAY_BUFFER, indices, sizeof(uint32_t) * (p->index_count + 1));
+    }
+    free(indices);
+    free(positions);
+    free(normals);
+
+    uint32_t uv_set = 0;
+    if (result == OSSA_OK) set_material(s, source, p, &uv_set);
+    for (uint32_t a = 0; a < source->attribute_count && result == OSSA_OK; a++) {
+        const ossa_attribute *attribute = &source->attributes[a];
+        if (attribute->semantic != OSSA_SEMANTIC_TEXCOORD || attribute->set != uv_set) continue;
+        float *uv = read_floats(s, attribute->accessor, p->vertex_count, 2);
+        if (!uv) {
+            result = s->error->code;
+            break;
+        }
+        p->buffers[BUF_UV] = make_buffer(GL_ARRAY_BUFFER, uv, sizeof(float) * 2 * p->vertex_count);
+        free(uv);
+        glEnableVertexAttribArray(GPU_ATTR_UV);
+        glVertexAttribPointer(GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    }
+    for (uint32_t set = 0; set < p->influence_sets && result == OSSA_OK; set++)
+        result = upload_influences(s, source, p, set);
+    if (result == OSSA_OK && source->target_count) result = upload_targets(s, source, p);
+    glBindVertexArray(0);
+    return result;
+}
+
+ossa_result ossa_gpu_mesh_create(ossa_gpu_context *context, const ossa_document *document,
+                                 int32_t mesh_index, ossa_gpu_mesh **out, ossa_error *error) {
+    *out = NULL;
+    ossa_error local;
+    if (!error) error = &local;
+    memset(error, 0, sizeof *error);
+    if (mesh_index < 0 || (uint32_t)mesh_index >= document->mesh_count)
+        return gpu_fail(error, OSSA_ERROR_ARGUMENT, "no mesh %d", (int)mesh_index);
+    const ossa_mesh *source = &document->meshes[mesh_index];
+    ossa_gpu_mesh *mesh = calloc(1, sizeof *mesh);
+    if (mesh) mesh->primitives = calloc(source->primitive_count + 1, sizeof(gpu_primitive));
+    if (mesh) mesh->textures = calloc(document->texture_count + 1, sizeof(GLuint));
+    if (!mesh || !mesh->primitives || !mesh->textures) {
+        ossa_gpu_mesh_destroy(mesh);
+        return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    mesh->context = context;
+    mesh->target_count = source->target_count;
+    mesh->texture_count = document->texture_count;
+    char where[64];
+    upload_state state = {document, mesh, error, where};
+    for (uint32_t i = 0; i < source->primitive_count; i++) {
+        snprintf(where, sizeof where, "meshes[%d].primitives[%u]", (int)mesh_index, i);
+        ossa_result result = upload_primitive(&state, &source->primitives[i],
+                                              &mesh->primitives[mesh->primitive_count++]);
+        if (result != OSSA_OK) {
+            ossa_gpu_mesh_destroy(mesh);
+            return result;
+        }
+    }
+    *out = mesh;
+    return OSSA_OK;
+}
+
+void ossa_gpu_mesh_destroy(ossa_gpu_mesh *mesh) {
+    if (!mesh) return;
+    for (uint32_t i = 0; mesh->primitives && i < mesh->primitive_count; i++) {
+        gpu_primitive *p = &mesh->primitives[i];
+        glDeleteBuffers((GLsizei)(sizeof p->buffers / sizeof p->buffers[0]), p->buffers);
+        if (p->targets_buffer) glDeleteBuffers(1, &p->targets_buffer);
+        if (p->targets_texture) glDeleteTextures(1, &p->targets_texture);
+        if (p->vao) glDeleteVertexArrays(1, &p->vao);
+    }
+    if (mesh->textures) glDeleteTextures((GLsizei)mesh->texture_count, mesh->textures);
+    free(mesh->primitives);
+    free(mesh->textures);
+    free(mesh);
+}
+
+uint32_t ossa_gpu_mesh_primitive_count(const ossa_gpu_mesh *mesh) {
+    return mesh->primitive_count;
+}
+
+uint32_t ossa_gpu_mesh_vertex_count(const ossa_gpu_mesh *mesh, uint32_t primitive) {
+    return primitive < mesh->primitive_count ? mesh->primitives[primitive].vertex_count : 0;
+}
+
+uint32_t ossa_gpu_mesh_target_count(const ossa_gpu_mesh *mesh) {
+    return mesh->target_count;
+}
+
+void ossa_gpu_mesh_update_vertices(ossa_gpu_mesh *mesh, uint32_t primitive, const float *positions,
+                                   const float *normals) {
+    if (primitive >= mesh->primitive_count) return;
+    gpu_primitive *p = &mesh->primitives[primitive];
+    size_t bytes = sizeof(float) * 3 * p->vertex_count;
+    glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_POSITION]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, positions);
+    if (normals) {
+        glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_NORMAL]);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, normals);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}

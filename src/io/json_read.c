@@ -1,0 +1,322 @@
+/* JSON paths, refusals, warnings and typed readers of cJSON members. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/loader.h"
+
+/* ---- paths ---- */
+
+size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
+    size_t mark = L->path_len;
+    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "%s%s",
+                     L->path_len ? "." : "", key);
+    if (n > 0) L->path_len += (size_t)n;
+    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    return mark;
+}
+
+size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
+    size_t mark = L->path_len;
+    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "[%llu]",
+                     (unsigned long long)index);
+    if (n > 0) L->path_len += (size_t)n;
+    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    return mark;
+}
+
+void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
+    L->path_len = mark;
+    L->path[mark] = '\0';
+}
+
+void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(L->path, sizeof L->path, fmt, args);
+    va_end(args);
+    L->path_len = n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n);
+}
+
+/* ---- refusals and warnings ---- */
+
+OSSA_NORETURN static void fail_v(ossa_io_loader *L, ossa_result code, const char *fmt,
+                                 va_list args) {
+    ossa_error *e = L->error;
+    e->code = code;
+    if (L->doc->file) snprintf(e->file, sizeof e->file, "%s", L->doc->file);
+    snprintf(e->path, sizeof e->path, "%s", L->path);
+    vsnprintf(e->message, sizeof e->message, fmt, args);
+    longjmp(L->fail_jump, 1);
+}
+
+void ossa_io_fail(ossa_io_loader *L, ossa_result code, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fail_v(L, code, fmt, args);
+}
+
+void ossa_io_fail_key(ossa_io_loader *L, const char *key, ossa_result code, const char *fmt, ...) {
+    ossa_io_path_key(L, key);
+    va_list args;
+    va_start(args, fmt);
+    fail_v(L, code, fmt, args);
+}
+
+/* At most this many warnings are kept; one more says that some were left out. */
+#define WARNING_LIMIT 1000
+
+static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
+    ossa_document *doc = L->doc;
+    if (doc->warning_count >= WARNING_LIMIT) {
+        L->warnings_dropped++;
+        return;
+    }
+    if (doc->warning_count == L->warning_capacity) {
+        uint32_t capacity = L->warning_capacity ? L->warning_capacity * 2 : 8;
+        if (capacity > WARNING_LIMIT + 1) capacity = WARNING_LIMIT + 1;
+        ossa_warning *grown = ossa_io_alloc_array(L, capacity, sizeof *grown);
+        if (doc->warning_count) memcpy(grown, doc->warnings, doc->warning_count * sizeof *grown);
+        ossa_io_release(L->storage, doc->warnings);
+        doc->warnings = grown;
+        L->warning_capacity = capacity;
+    }
+    ossa_warning *w = &doc->warnings[doc->warning_count++];
+    snprintf(w->path, sizeof w->path, "%s", L->path);
+    vsnprintf(w->message, sizeof w->message, fmt, args);
+}
+
+void ossa_io_warn(ossa_io_loader *L, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    warn_v(L, fmt, args);
+    va_end(args);
+}
+
+void ossa_io_warn_key(ossa_io_loader *L, const char *key, const char *fmt, ...) {
+    size_t mark = ossa_io_path_key(L, key);
+    va_list args;
+    va_start(args, fmt);
+    warn_v(L, fmt, args);
+    va_end(args);
+    ossa_io_path_restore(L, mark);
+}
+
+/* ---- typed readers ---- */
+
+static const char *json_type_name(const cJSON *item) {
+    if (cJSON_IsObject(item)) return "an object";
+    if (cJSON_IsArray(item)) return "an array";
+    if (cJSON_IsString(item)) return "a string";
+    if (cJSON_IsNumber(item)) return "a number";
+    if (cJSON_IsBool(item)) return "a boolean";
+    if (cJSON_IsNull(item)) return "null";
+    return "an unknown value";
+}
+
+const cJSON *ossa_io_member(const cJSON *object, const char *key) {
+    return cJSON_GetObjectItemCaseSensitive(object, key);
+}
+
+void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item) {
+    if (!cJSON_IsObject(item))
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "must be an object, not %s", json_type_name(item));
+}
+
+const cJSON *ossa_io_get_object(ossa_io_loader *L, const cJSON *object, const char *key,
+                                int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return NULL;
+    }
+    if (!cJSON_IsObject(item))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be an object, not %s",
+                         json_type_name(item));
+    return item;
+}
+
+uint32_t ossa_io_get_array(ossa_io_loader *L, const cJSON *object, const char *key,
+                           const cJSON **out, int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    *out = NULL;
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return 0;
+    }
+    if (!cJSON_IsArray(item))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be an array, not %s",
+                         json_type_name(item));
+    int size = cJSON_GetArraySize(item);
+    if ((uint64_t)size > L->max_elements)
+        ossa_io_fail_key(L, key, OSSA_ERROR_LIMIT, "has %d items, over the limit of %llu", size,
+                         (unsigned long long)L->max_elements);
+    if (size == 0) ossa_io_warn_key(L, key, "the array is empty");
+    *out = item;
+    return (uint32_t)size;
+}
+
+static int is_integer(const cJSON *item) {
+    double v = item->valuedouble;
+    return cJSON_IsNumber(item) && isfinite(v) && floor(v) == v;
+}
+
+int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count,
+                            const char *what) {
+    if (!is_integer(item) || item->valuedouble < 0)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "must be an index (an integer >= 0), not %s",
+                     cJSON_IsNumber(item) ? "a negative or fractional number"
+                                          : json_type_name(item));
+    double v = item->valuedouble;
+    if (v >= count)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "refers to %s %.0f, but there %s %u", what, v,
+                     count == 1 ? "is only" : "are", count);
+    return (int32_t)v;
+}
+
+int32_t ossa_io_get_index(ossa_io_loader *L, const cJSON *object, const char *key, uint32_t count,
+                          const char *what, int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return -1;
+    }
+    size_t mark = ossa_io_path_key(L, key);
+    int32_t index = ossa_io_index_value(L, item, count, what);
+    ossa_io_path_restore(L, mark);
+    return index;
+}
+
+uint64_t ossa_io_get_uint(ossa_io_loader *L, const cJSON *object, const char *key,
+                          uint64_t fallback, int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return fallback;
+    }
+    if (!is_integer(item) || item->valuedouble < 0)
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be an integer >= 0, not %s",
+                         cJSON_IsNumber(item) ? "a negative or fractional number"
+                                              : json_type_name(item));
+    if (item->valuedouble > 9007199254740992.0)
+        ossa_io_fail_key(L, key, OSSA_ERROR_LIMIT, "is too large (%g)", item->valuedouble);
+    return (uint64_t)item->valuedouble;
+}
+
+double ossa_io_get_number(ossa_io_loader *L, const cJSON *object, const char *key,
+                          double fallback) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) return fallback;
+    if (!cJSON_IsNumber(item))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be a number, not %s",
+                         json_type_name(item));
+    if (!isfinite(item->valuedouble))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be a finite number");
+    return item->valuedouble;
+}
+
+int ossa_io_get_bool(ossa_io_loader *L, const cJSON *object, const char *key, int fallback) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) return fallback;
+    if (!cJSON_IsBool(item))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be true or false, not %s",
+                         json_type_name(item));
+    return cJSON_IsTrue(item);
+}
+
+const char *ossa_io_get_string(ossa_io_loader *L, const cJSON *object, const char *key,
+                               int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return NULL;
+    }
+    if (!cJSON_IsString(item))
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be a string, not %s",
+                         json_type_name(item));
+    return item->valuestring;
+}
+
+char *ossa_io_dup_string(ossa_io_loader *L, const cJSON *object, const char *key) {
+    const char *text = ossa_io_get_string(L, object, key, 0);
+    return text ? ossa_io_strdup(L, text) : NULL;
+}
+
+int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, float *out,
+                       uint32_t count) {
+    const cJSON *array = ossa_io_member(object, key);
+    if (!array) return 0;
+    size_t mark = ossa_io_path_key(L, key);
+    if (!cJSON_IsArray(array))
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "must be an array of %u numbers, not %s", count,
+                     json_type_name(array));
+    int size = cJSON_GetArraySize(array);
+    if (size != (int)count)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "must have %u numbers, not %d", count, size);
+    uint32_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array) {
+        if (!cJSON_IsNumber(item)) {
+            ossa_io_path_index(L, i);
+            ossa_io_fail(L, OSSA_ERROR_INVALID, "must be a number, not %s", json_type_name(item));
+        }
+        float v = (float)item->valuedouble;
+        if (!isfinite(v)) {
+            ossa_io_path_index(L, i);
+            ossa_io_fail(L, OSSA_ERROR_INVALID, "must be a finite number (%g)", item->valuedouble);
+        }
+        out[i++] = v;
+    }
+    ossa_io_path_restore(L, mark);
+    return 1;
+}
+
+void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known) {
+    const cJSON *item;
+    cJSON_ArrayForEach(item, object) {
+        const char *key = item->string;
+        if (!strcmp(key, "extras")) continue;
+        if (!strcmp(key, "extensions")) {
+            size_t mark = ossa_io_path_key(L, key);
+            ossa_io_expect_object(L, item);
+            const cJSON *ext;
+            cJSON_ArrayForEach(ext, item) {
+                if (!cJSON_IsObject(ext))
+                    ossa_io_fail_key(L, ext->string, OSSA_ERROR_INVALID,
+                                     "an extension must be an object, not %s", json_type_name(ext));
+                int declared = 0;
+                for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
+                    if (!strcmp(L->doc->extensions_used[i], ext->string)) declared = 1;
+                if (!declared)
+                    ossa_io_warn_key(L, ext->string,
+                                     "extension '%s' is not listed in extensionsUsed; ignored",
+                                     ext->string);
+                else if (strcmp(ext->string, "KHR_mesh_quantization") != 0)
+                    ossa_io_warn_key(L, ext->string, "extension '%s' is not implemented; ignored",
+                                     ext->string);
+            }
+            ossa_io_path_restore(L, mark);
+            continue;
+        }
+        int found = 0;
+        for (const char *const *k = known; *k && !found; k++)
+            found = !strcmp(*k, key);
+        if (!found) ossa_io_warn_key(L, key, "unknown property '%s'; ignored", key);
+    }
+}
+
+void ossa_io_visit(ossa_io_loader *L, const char *key, const cJSON *array, ossa_io_item_fn fn) {
+    if (!array) return;
+    size_t top = ossa_io_path_key(L, key);
+    uint32_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array) {
+        size_t mark = ossa_io_path_index(L, i);
+        ossa_io_expect_object(L, item);
+        fn(L, item, i);
+        ossa_io_path_restore(L, mark);
+        i++;
+    }
+    ossa_io_path_restore(L, top);
+}

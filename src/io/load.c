@@ -1,0 +1,247 @@
+/* Entry points of the document layer: options, the document's memory, the load sequence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/loader.h"
+
+static void *default_alloc(void *user, size_t size) {
+    (void)user;
+    return malloc(size);
+}
+
+static void default_free(void *user, void *ptr) {
+    (void)user;
+    free(ptr);
+}
+
+void *ossa_io_alloc(ossa_io_loader *L, size_t size) {
+    ossa_io_storage *s = L->storage;
+    if (size > SIZE_MAX - sizeof(ossa_io_block))
+        ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "allocation of %zu bytes is too large", size);
+    ossa_io_block *block = s->allocator.alloc(s->allocator.user, sizeof(ossa_io_block) + size);
+    if (!block)
+        ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "out of memory allocating %zu bytes", size);
+    block->link.prev = NULL;
+    block->link.next = s->blocks;
+    if (s->blocks) s->blocks->link.prev = block;
+    s->blocks = block;
+    memset(block + 1, 0, size);
+    return block + 1;
+}
+
+void *ossa_io_alloc_array(ossa_io_loader *L, uint64_t count, size_t size) {
+    if (size && count > (SIZE_MAX - sizeof(ossa_io_block)) / size)
+        ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "array of %llu items is too large",
+                     (unsigned long long)count);
+    return ossa_io_alloc(L, (size_t)(count * size));
+}
+
+void ossa_io_release(ossa_io_storage *s, void *ptr) {
+    if (!ptr) return;
+    ossa_io_block *block = (ossa_io_block *)ptr - 1;
+    if (block->link.prev)
+        block->link.prev->link.next = block->link.next;
+    else
+        s->blocks = block->link.next;
+    if (block->link.next) block->link.next->link.prev = block->link.prev;
+    s->allocator.free(s->allocator.user, block);
+}
+
+char *ossa_io_strdup(ossa_io_loader *L, const char *text) {
+    size_t n = strlen(text);
+    char *copy = ossa_io_alloc(L, n + 1);
+    memcpy(copy, text, n);
+    return copy;
+}
+
+void ossa_document_free(ossa_document *document) {
+    if (!document) return;
+    ossa_io_storage *s = (ossa_io_storage *)document;
+    ossa_io_block *block = s->blocks;
+    while (block) {
+        ossa_io_block *next = block->link.next;
+        s->allocator.free(s->allocator.user, block);
+        block = next;
+    }
+    s->allocator.free(s->allocator.user, s);
+}
+
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void set_error(ossa_error *error, ossa_result code, const char *file, const char *msg) {
+    if (!error) return;
+    memset(error, 0, sizeof *error);
+    error->code = code;
+    if (file) strncpy(error->file, file, OSSA_FILE_MAX - 1);
+    strncpy(error->message, msg, OSSA_MESSAGE_MAX - 1);
+}
+
+static int has_bom(const uint8_t *data, uint64_t size) {
+    return size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF;
+}
+
+/* Parses the JSON text and builds the document; runs inside the setjmp of load(). */
+static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json_size) {
+    if (has_bom(json, json_size))
+        ossa_io_fail(L, OSSA_ERROR_JSON,
+                     "the JSON text starts with a UTF-8 byte order mark, which glTF forbids");
+    const char *end = NULL;
+    L->root = cJSON_ParseWithLengthOpts((const char *)json, (size_t)json_size, &end, 0);
+    if (!L->root) {
+        size_t offset = end ? (size_t)(end - (const char *)json) : 0;
+        ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text does not parse (near byte %zu)", offset);
+    }
+    if (!cJSON_IsObject(L->root))
+        ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text is not an object");
+    ossa_io_parse_asset(L);
+    ossa_io_parse_buffers(L);
+    ossa_io_parse_accessors(L);
+    ossa_io_parse_materials(L);
+    ossa_io_parse_meshes(L);
+    ossa_io_parse_nodes(L);
+    ossa_io_parse_skins(L);
+    ossa_io_parse_scenes(L);
+    ossa_io_parse_animations(L);
+    cJSON_Delete(L->root);
+    L->root = NULL;
+    ossa_io_validate_hierarchy(L);
+    ossa_io_validate_accessor_data(L);
+    ossa_io_validate_meshes(L);
+    ossa_io_validate_skins(L);
+    ossa_io_validate_animations(L);
+    if (L->warnings_dropped) {
+        L->path_len = 0;
+        L->path[0] = '\0';
+        L->warnings_dropped = 0;
+        ossa_io_warn(L, "further warnings were left out");
+    }
+}
+
+/* Reads the file if asked, splits a GLB, parses; runs inside the setjmp of load(). */
+static void run(ossa_io_loader *L, const uint8_t *data, uint64_t size, const char *file_name,
+                const char *read_path) {
+    L->doc->file = ossa_io_strdup(L, file_name ? file_name : "");
+    uint8_t *bytes = NULL;
+    if (read_path) {
+        const char *why = NULL;
+        if (!ossa_io_read_file(L, read_path, L->max_file_bytes, &bytes, &size, &why))
+            ossa_io_fail(L, OSSA_ERROR_IO, "%s", why);
+        data = bytes;
+    } else if (size > L->max_file_bytes) {
+        ossa_io_fail(L, OSSA_ERROR_LIMIT, "the model is %llu bytes, over the limit of %llu",
+                     (unsigned long long)size, (unsigned long long)L->max_file_bytes);
+    }
+    if (size == 0) ossa_io_fail(L, OSSA_ERROR_JSON, "the file is empty");
+    const uint8_t *json = data;
+    uint64_t json_size = size;
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0)
+        ossa_io_glb_split(L, data, size, &json, &json_size);
+    else if (size > 0 && size < 4 && memcmp(data, "glTF", size) == 0)
+        ossa_io_fail(L, OSSA_ERROR_GLB, "the GLB header is truncated (%llu bytes)",
+                     (unsigned long long)size);
+    parse_document(L, json, json_size);
+    ossa_io_release(L->storage, bytes);
+}
+
+/* Runs the load; a refusal anywhere inside longjmps back here. */
+static ossa_result guarded_run(ossa_io_loader *L, const uint8_t *data, uint64_t size,
+                               const char *file_name, const char *read_path) {
+    if (setjmp(L->fail_jump) != 0) return L->error->code;
+    run(L, data, size, file_name, read_path);
+    return OSSA_OK;
+}
+
+/* The common sequence for file and memory: container, JSON, objects, validation. */
+static ossa_result load(const uint8_t *data, uint64_t size, const ossa_load_options *options,
+                        const char *file_name, const char *base_dir, const char *read_path,
+                        ossa_document **out, ossa_error *error_out) {
+    ossa_load_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!options) options = &defaults;
+    ossa_error local_error;
+    ossa_error *const error = error_out ? error_out : &local_error;
+    memset(error, 0, sizeof *error);
+    if (out) *out = NULL;
+    if (!out) {
+        set_error(error, OSSA_ERROR_ARGUMENT, file_name, "no place to store the document");
+        return OSSA_ERROR_ARGUMENT;
+    }
+    ossa_allocator allocator = options->allocator;
+    if (!allocator.alloc || !allocator.free) {
+        allocator.alloc = default_alloc;
+        allocator.free = default_free;
+        allocator.user = NULL;
+    }
+    ossa_io_storage *storage = allocator.alloc(allocator.user, sizeof *storage);
+    if (!storage) {
+        set_error(error, OSSA_ERROR_OUT_OF_MEMORY, file_name, "out of memory");
+        return OSSA_ERROR_OUT_OF_MEMORY;
+    }
+    memset(storage, 0, sizeof *storage);
+    storage->allocator = allocator;
+    storage->doc.scene = -1;
+
+    ossa_io_loader *L = allocator.alloc(allocator.user, sizeof *L);
+    if (!L) {
+        allocator.free(allocator.user, storage);
+        set_error(error, OSSA_ERROR_OUT_OF_MEMORY, file_name, "out of memory");
+        return OSSA_ERROR_OUT_OF_MEMORY;
+    }
+    memset(L, 0, sizeof *L);
+    L->storage = storage;
+    L->doc = &storage->doc;
+    L->error = error;
+    L->max_file_bytes = options->max_file_bytes ? options->max_file_bytes : (1ull << 30);
+    L->max_buffer_bytes = options->max_buffer_bytes ? options->max_buffer_bytes : (2ull << 30);
+    L->max_elements = options->max_elements ? options->max_elements : (1ull << 28);
+    L->allow_unsafe_paths = options->allow_unsafe_paths;
+    L->base_dir = base_dir;
+    if (file_name) strncpy(error->file, file_name, OSSA_FILE_MAX - 1);
+
+    ossa_result result = guarded_run(L, data, size, file_name, read_path);
+    if (result != OSSA_OK) {
+        if (L->root) cJSON_Delete(L->root);
+        ossa_document_free(&storage->doc);
+        storage = NULL;
+    }
+    allocator.free(allocator.user, L);
+    if (storage) *out = &storage->doc;
+    return result;
+}
+
+ossa_result ossa_document_load_memory(const void *data, size_t size,
+                                      const ossa_load_options *options, ossa_document **out,
+                                      ossa_error *error) {
+    const char *name = options && options->name ? options->name : "";
+    if (!data && size) {
+        set_error(error, OSSA_ERROR_ARGUMENT, name, "no data given");
+        if (out) *out = NULL;
+        return OSSA_ERROR_ARGUMENT;
+    }
+    return load(data, size, options, name, options ? options->base_dir : NULL, NULL, out, error);
+}
+
+ossa_result ossa_document_load_file(const char *path, const ossa_load_options *options,
+                                    ossa_document **out, ossa_error *error) {
+    if (!path) {
+        set_error(error, OSSA_ERROR_ARGUMENT, "", "no file name given");
+        if (out) *out = NULL;
+        return OSSA_ERROR_ARGUMENT;
+    }
+    /* The folder of the model, against which relative URIs resolve. */
+    const char *name = base_name(path);
+    size_t dir_len = (size_t)(name - path);
+    char dir_buf[4096];
+    if (dir_len >= sizeof dir_buf) {
+        set_error(error, OSSA_ERROR_ARGUMENT, name, "the path is too long");
+        if (out) *out = NULL;
+        return OSSA_ERROR_ARGUMENT;
+    }
+    memcpy(dir_buf, path, dir_len);
+    dir_buf[dir_len] = '\0';
+    if (dir_len == 0) strcpy(dir_buf, "./");
+    return load(NULL, 0, options, name, dir_buf, path, out, error);
+}

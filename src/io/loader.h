@@ -1,0 +1,178 @@
+/* Internal to src/io: the state of one load, the document's memory, JSON reading helpers.
+ *
+ * A load either completes or stops at the first refusal: fail() fills the caller's ossa_error
+ * and longjmps back to the entry point (load.c), which frees everything allocated so far. So
+ * parsing code reads straight through without checking a result after every call. */
+#ifndef OSSA_IO_LOADER_H
+#define OSSA_IO_LOADER_H
+
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "ossa/document.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OSSA_NORETURN     __attribute__((noreturn))
+#define OSSA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define OSSA_NORETURN
+#define OSSA_PRINTF(f, a)
+#endif
+
+/* Every allocation of a document is a block in a doubly linked list owned by the document. */
+typedef union ossa_io_block {
+    struct {
+        union ossa_io_block *prev, *next;
+    } link;
+    long double align_ld;
+    void *align_p;
+    uint64_t align_u;
+} ossa_io_block;
+
+/* The document with what only the loader and ossa_document_free need. */
+typedef struct ossa_io_storage {
+    ossa_document doc;
+    ossa_allocator allocator;
+    ossa_io_block *blocks;
+} ossa_io_storage;
+
+/* What load.c learns about the container before JSON parsing starts. */
+typedef struct ossa_io_glb_bin {
+    const uint8_t *data; /* the BIN chunk, NULL when there is none */
+    uint64_t size;
+} ossa_io_glb_bin;
+
+/* Per-accessor facts computed while loading, used by later checks. */
+typedef struct ossa_io_accessor_info {
+    uint32_t stride;       /* bytes between elements in the buffer view */
+    uint32_t element_size; /* bytes of one element including matrix column padding */
+    int no_data_warned;    /* the "has no data" warning was given */
+} ossa_io_accessor_info;
+
+typedef struct ossa_io_loader {
+    ossa_io_storage *storage;
+    ossa_document *doc;
+    ossa_error *error;
+    jmp_buf fail_jump;
+    cJSON *root;
+    uint64_t max_file_bytes, max_buffer_bytes, max_elements;
+    int allow_unsafe_paths;
+    const char *base_dir; /* NULL: relative URIs cannot be resolved */
+    ossa_io_glb_bin bin;
+    char path[OSSA_PATH_MAX];
+    size_t path_len;
+    uint32_t warning_capacity;
+    uint32_t warnings_dropped;
+    int quantization;                /* KHR_mesh_quantization is in extensionsRequired */
+    uint8_t *buffer_used;            /* per buffer: referenced by a buffer view */
+    uint8_t *buffer_placeholder;     /* per buffer: no uri and no GLB chunk; reads as zeros */
+    uint8_t *view_usage;             /* per buffer view: OSSA_IO_USE_* bits */
+    ossa_io_accessor_info *acc_info; /* per accessor */
+    uint32_t sampler_count, camera_count;
+    uint32_t current_material;
+    int32_t *material_texcoord; /* per material: highest texCoord of its textures, -1 none */
+} ossa_io_loader;
+
+/* How primitives use a buffer view (one view must not hold both). */
+enum { OSSA_IO_USE_VERTEX = 1, OSSA_IO_USE_INDEX = 2 };
+
+/* Memory (load.c). Allocations are zeroed; failure is OSSA_ERROR_OUT_OF_MEMORY. */
+void *ossa_io_alloc(ossa_io_loader *L, size_t size);
+void *ossa_io_alloc_array(ossa_io_loader *L, uint64_t count, size_t size);
+void ossa_io_release(ossa_io_storage *storage, void *ptr);
+char *ossa_io_strdup(ossa_io_loader *L, const char *text);
+
+/* Refusals and warnings at the current JSON path (json_read.c). */
+OSSA_NORETURN void ossa_io_fail(ossa_io_loader *L, ossa_result code, const char *fmt, ...)
+    OSSA_PRINTF(3, 4);
+OSSA_NORETURN void ossa_io_fail_key(ossa_io_loader *L, const char *key, ossa_result code,
+                                    const char *fmt, ...) OSSA_PRINTF(4, 5);
+void ossa_io_warn(ossa_io_loader *L, const char *fmt, ...) OSSA_PRINTF(2, 3);
+void ossa_io_warn_key(ossa_io_loader *L, const char *key, const char *fmt, ...) OSSA_PRINTF(3, 4);
+
+/* The JSON path: push returns a mark to restore. */
+size_t ossa_io_path_key(ossa_io_loader *L, const char *key);
+size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index);
+void ossa_io_path_restore(ossa_io_loader *L, size_t mark);
+void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) OSSA_PRINTF(2, 3);
+
+/* Typed readers of JSON members. A missing optional member gives the default; a member of the
+ * wrong type is refused. */
+const cJSON *ossa_io_member(const cJSON *object, const char *key);
+const cJSON *ossa_io_get_object(ossa_io_loader *L, const cJSON *object, const char *key,
+                                int required);
+/* Returns the array's size (0 when absent); *out receives it. Refuses sizes over max_elements. */
+uint32_t ossa_io_get_array(ossa_io_loader *L, const cJSON *object, const char *key,
+                           const cJSON **out, int required);
+/* An index into a collection of `count` items; -1 when absent and not required. */
+int32_t ossa_io_get_index(ossa_io_loader *L, const cJSON *object, const char *key, uint32_t count,
+                          const char *what, int required);
+uint64_t ossa_io_get_uint(ossa_io_loader *L, const cJSON *object, const char *key,
+                          uint64_t fallback, int required);
+double ossa_io_get_number(ossa_io_loader *L, const cJSON *object, const char *key, double fallback);
+int ossa_io_get_bool(ossa_io_loader *L, const cJSON *object, const char *key, int fallback);
+/* Returns the string member or NULL when absent (pointer into the cJSON tree). */
+const char *ossa_io_get_string(ossa_io_loader *L, const cJSON *object, const char *key,
+                               int required);
+char *ossa_io_dup_string(ossa_io_loader *L, const cJSON *object, const char *key);
+/* A fixed-length array of finite numbers; returns 1 when present. */
+int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, float *out,
+                       uint32_t count);
+/* An index read from an array element (path of the element already pushed). */
+int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count, const char *what);
+/* Warns about members outside `known` (NULL-terminated) and checks extensions/extras. */
+void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known);
+/* Calls fn for every element of array (may be NULL), with the path key[i] pushed; every element
+ * must be an object. */
+typedef void (*ossa_io_item_fn)(ossa_io_loader *L, const cJSON *item, uint32_t index);
+void ossa_io_visit(ossa_io_loader *L, const char *key, const cJSON *array, ossa_io_item_fn fn);
+/* Refuses when item is not an object. */
+void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item);
+
+/* Containers and resources. */
+/* Splits a GLB into its JSON and BIN chunks (glb.c). */
+void ossa_io_glb_split(ossa_io_loader *L, const uint8_t *data, uint64_t size, const uint8_t **json,
+                       uint64_t *json_size);
+/* Decodes base64 (base64.c); returns the decoded length or -1 on bad input. out may be NULL to
+ * only measure. */
+int64_t ossa_io_base64_decode(const char *text, size_t length, uint8_t *out);
+/* Loads the bytes a URI names (uri.c): data URI or a file relative to base_dir.
+ * Returns 1 on success, 0 when the file is missing or unreadable (message in *why). */
+int ossa_io_load_uri(ossa_io_loader *L, const char *uri, const char *what, uint8_t **data,
+                     uint64_t *size, const char **why);
+/* Reads a whole file with the loader's allocator; 0 with *why on failure. */
+int ossa_io_read_file(ossa_io_loader *L, const char *path, uint64_t limit, uint8_t **data,
+                      uint64_t *size, const char **why);
+
+/* Object kinds (parse_*.c), in dependency order. */
+void ossa_io_parse_asset(ossa_io_loader *L);
+void ossa_io_parse_buffers(ossa_io_loader *L);
+void ossa_io_parse_accessors(ossa_io_loader *L);
+void ossa_io_parse_materials(ossa_io_loader *L);
+void ossa_io_parse_meshes(ossa_io_loader *L);
+void ossa_io_parse_nodes(ossa_io_loader *L);
+void ossa_io_parse_skins(ossa_io_loader *L);
+void ossa_io_parse_scenes(ossa_io_loader *L);
+void ossa_io_parse_animations(ossa_io_loader *L);
+
+/* Rule families run once everything is parsed (validate_*.c). */
+void ossa_io_validate_hierarchy(ossa_io_loader *L);
+void ossa_io_validate_accessor_data(ossa_io_loader *L);
+void ossa_io_validate_meshes(ossa_io_loader *L);
+void ossa_io_validate_skins(ossa_io_loader *L);
+void ossa_io_validate_animations(ossa_io_loader *L);
+
+/* Whether an accessor's values come from real bytes (validate_accessors.c). Accessors without a
+ * bufferView (and not sparse) or on a placeholder buffer read as zeros; like the Khronos
+ * validator, their values are not checked, and a warning says so once per accessor. */
+int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor);
+
+/* Accessor layout and element decoding (accessor.c). */
+const char *ossa_io_type_name(ossa_accessor_type type);
+const char *ossa_io_component_name(ossa_component_type type);
+/* Decodes one component as stored (no normalization). */
+double ossa_io_component_raw(const uint8_t *p, ossa_component_type type);
+
+#endif

@@ -1,0 +1,106 @@
+/* asset, extensionsUsed, extensionsRequired and the root object's members. */
+#include <string.h>
+
+#include "io/loader.h"
+
+/* Extensions ossa implements: a file requiring any other one is refused. */
+static const char *const implemented[] = {"KHR_mesh_quantization", NULL};
+
+static uint32_t read_names(ossa_io_loader *L, const char *key, char ***out) {
+    const cJSON *array;
+    uint32_t count = ossa_io_get_array(L, L->root, key, &array, 0);
+    size_t top = ossa_io_path_key(L, key);
+    char **names = ossa_io_alloc_array(L, count, sizeof *names);
+    uint32_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array) {
+        size_t mark = ossa_io_path_index(L, i);
+        if (!cJSON_IsString(item)) ossa_io_fail(L, OSSA_ERROR_INVALID, "must be a string");
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(names[j], item->valuestring))
+                ossa_io_warn(L, "'%s' is listed twice", item->valuestring);
+        names[i++] = ossa_io_strdup(L, item->valuestring);
+        ossa_io_path_restore(L, mark);
+    }
+    ossa_io_path_restore(L, top);
+    *out = names;
+    return count;
+}
+
+static void parse_version(ossa_io_loader *L, const cJSON *asset, const char *key, int required) {
+    const char *version = ossa_io_get_string(L, asset, key, required);
+    if (!version) return;
+    unsigned major = 0, minor = 0;
+    const char *p = version;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9')
+        major = major * 10 + (unsigned)(*p++ - '0'), digits++;
+    int ok = digits > 0 && *p == '.';
+    if (ok) {
+        p++;
+        digits = 0;
+        while (*p >= '0' && *p <= '9')
+            minor = minor * 10 + (unsigned)(*p++ - '0'), digits++;
+        ok = digits > 0 && *p == '\0';
+    }
+    if (!ok)
+        ossa_io_fail_key(L, key, OSSA_ERROR_INVALID,
+                         "'%s' is not a version of the form MAJOR.MINOR", version);
+    if (!strcmp(key, "version")) {
+        if (major != 2)
+            ossa_io_fail_key(L, key, OSSA_ERROR_UNSUPPORTED, "glTF %s is not supported (only 2.x)",
+                             version);
+        if (minor != 0) ossa_io_warn_key(L, key, "glTF %s is newer than 2.0; read as 2.0", version);
+    } else if (major != 2) {
+        ossa_io_fail_key(L, key, OSSA_ERROR_UNSUPPORTED, "the file needs glTF %s", version);
+    } else if (minor > 0) {
+        ossa_io_warn_key(L, key, "the file needs glTF %s, newer than 2.0; read as 2.0", version);
+    }
+}
+
+void ossa_io_parse_asset(ossa_io_loader *L) {
+    ossa_document *doc = L->doc;
+    doc->extensions_used_count = read_names(L, "extensionsUsed", &doc->extensions_used);
+    doc->extensions_required_count = read_names(L, "extensionsRequired", &doc->extensions_required);
+
+    const cJSON *asset = ossa_io_get_object(L, L->root, "asset", 1);
+    size_t mark = ossa_io_path_key(L, "asset");
+    static const char *const known_asset[] = {"version", "minVersion", "generator", "copyright",
+                                              NULL};
+    ossa_io_check_members(L, asset, known_asset);
+    parse_version(L, asset, "version", 1);
+    parse_version(L, asset, "minVersion", 0);
+    ossa_io_get_string(L, asset, "generator", 0);
+    ossa_io_get_string(L, asset, "copyright", 0);
+    ossa_io_path_restore(L, mark);
+
+    for (uint32_t i = 0; i < doc->extensions_required_count; i++) {
+        const char *name = doc->extensions_required[i];
+        ossa_io_path_set(L, "extensionsRequired[%u]", i);
+        int known = 0;
+        for (const char *const *k = implemented; *k; k++)
+            known |= !strcmp(*k, name);
+        if (!known)
+            ossa_io_fail(L, OSSA_ERROR_UNSUPPORTED,
+                         "the file requires extension '%s', which ossa does not implement", name);
+        int used = 0;
+        for (uint32_t j = 0; j < doc->extensions_used_count; j++)
+            used |= !strcmp(doc->extensions_used[j], name);
+        if (!used) ossa_io_warn(L, "'%s' is required but not listed in extensionsUsed", name);
+        if (!strcmp(name, "KHR_mesh_quantization")) L->quantization = 1;
+    }
+    for (uint32_t j = 0; j < doc->extensions_used_count; j++) {
+        if (strcmp(doc->extensions_used[j], "KHR_mesh_quantization") || L->quantization) continue;
+        ossa_io_path_set(L, "extensionsUsed[%u]", j);
+        ossa_io_warn(L, "KHR_mesh_quantization must also be listed in extensionsRequired; "
+                        "quantized accessors are accepted anyway");
+        L->quantization = 1;
+    }
+    ossa_io_path_set(L, "%s", "");
+
+    static const char *const known[] = {
+        "asset",  "buffers",   "bufferViews", "accessors",      "animations",         "cameras",
+        "images", "materials", "meshes",      "nodes",          "samplers",           "scene",
+        "scenes", "skins",     "textures",    "extensionsUsed", "extensionsRequired", NULL};
+    ossa_io_check_members(L, L->root, known);
+}

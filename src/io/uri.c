@@ -1,0 +1,158 @@
+/* URIs of buffers and images: data URIs and files relative to the model's folder. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/loader.h"
+
+int ossa_io_read_file(ossa_io_loader *L, const char *path, uint64_t limit, uint8_t **data,
+                      uint64_t *size, const char **why) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        *why = "the file cannot be opened (missing or not readable)";
+        return 0;
+    }
+    struct stat st;
+    if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(file);
+        *why = "not a regular file";
+        return 0;
+    }
+    uint64_t n = (uint64_t)st.st_size;
+    if (n > limit) {
+        fclose(file);
+        ossa_io_fail(L, OSSA_ERROR_LIMIT, "the file %s is %llu bytes, over the limit of %llu", path,
+                     (unsigned long long)n, (unsigned long long)limit);
+    }
+    /* Allocation failure must not leak the FILE: allocate through a check first. */
+    ossa_io_storage *s = L->storage;
+    ossa_io_block *block = s->allocator.alloc(s->allocator.user, sizeof(ossa_io_block) + n + 1);
+    if (!block) {
+        fclose(file);
+        ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "out of memory reading %llu bytes",
+                     (unsigned long long)n);
+    }
+    block->link.prev = NULL;
+    block->link.next = s->blocks;
+    if (s->blocks) s->blocks->link.prev = block;
+    s->blocks = block;
+    uint8_t *bytes = (uint8_t *)(block + 1);
+    size_t got = n ? fread(bytes, 1, (size_t)n, file) : 0;
+    fclose(file);
+    bytes[n] = 0;
+    if (got != n) {
+        ossa_io_release(s, bytes);
+        *why = "the file could not be read completely";
+        return 0;
+    }
+    *data = bytes;
+    *size = n;
+    return 1;
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Has a scheme ("http:", "file:", ...): letters then ':' before any '/'. */
+static int has_scheme(const char *uri) {
+    for (const char *p = uri; *p; p++) {
+        if (*p == ':') return 1;
+        if (*p == '/' || *p == '?' || *p == '#') return 0;
+    }
+    return 0;
+}
+
+/* ".." as a whole path segment. */
+static int escapes_folder(const char *path) {
+    const char *p = path;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 2 && p[0] == '.' && p[1] == '.') return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, uint8_t **data,
+                         uint64_t *size) {
+    const char *comma = strchr(uri, ',');
+    if (!comma) ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the data URI has no ','");
+    const char *meta = uri + 5;
+    size_t meta_len = (size_t)(comma - meta);
+    if (meta_len < 7 || memcmp(comma - 7, ";base64", 7) != 0)
+        ossa_io_fail_key(L, "uri", OSSA_ERROR_UNSUPPORTED, "only base64 data URIs are supported");
+    size_t mime_len = meta_len - 7;
+    if (!strcmp(what, "buffer")) {
+        int ok = (mime_len == 24 && !memcmp(meta, "application/octet-stream", 24)) ||
+                 (mime_len == 23 && !memcmp(meta, "application/gltf-buffer", 23));
+        if (!ok)
+            ossa_io_warn_key(L, "uri", "unexpected media type '%.*s' for a buffer data URI",
+                             (int)mime_len, meta);
+    }
+    const char *text = comma + 1;
+    size_t text_len = strlen(text);
+    int64_t n = ossa_io_base64_decode(text, text_len, NULL);
+    if (n < 0) ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the data URI is not valid base64");
+    uint8_t *bytes = ossa_io_alloc(L, (size_t)n + 1);
+    ossa_io_base64_decode(text, text_len, bytes);
+    *data = bytes;
+    *size = (uint64_t)n;
+    return 1;
+}
+
+int ossa_io_load_uri(ossa_io_loader *L, const char *uri, const char *what, uint8_t **data,
+                     uint64_t *size, const char **why) {
+    if (!strncmp(uri, "data:", 5)) return load_data_uri(L, uri, what, data, size);
+    if (uri[0] == '\0') ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the URI is empty");
+    if (has_scheme(uri)) {
+        if (uri[0] == ':')
+            ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "'%s' is not a valid URI", uri);
+        *why = "only relative paths and data URIs can be loaded";
+        return 0;
+    }
+    /* Percent-decoding gives the file name. */
+    size_t n = strlen(uri);
+    char *name = ossa_io_alloc(L, n + 1);
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (uri[i] == '%' && i + 2 < n && hex_value(uri[i + 1]) >= 0 &&
+            hex_value(uri[i + 2]) >= 0) {
+            name[j++] = (char)(hex_value(uri[i + 1]) * 16 + hex_value(uri[i + 2]));
+            i += 2;
+        } else {
+            name[j++] = uri[i];
+        }
+    }
+    name[j] = '\0';
+    if (strlen(name) != j)
+        ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the URI contains an encoded NUL byte");
+    if (!L->allow_unsafe_paths && (name[0] == '/' || name[0] == '\\' || escapes_folder(name)))
+        ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID,
+                         "'%s' leaves the model's folder (absolute or '..'); refused unless "
+                         "allow_unsafe_paths is set",
+                         uri);
+    if (!L->base_dir) {
+        ossa_io_release(L->storage, name);
+        *why = "relative URIs cannot be resolved: the model was loaded from memory without "
+               "base_dir";
+        return 0;
+    }
+    size_t dir_len = strlen(L->base_dir);
+    int slash = dir_len > 0 && L->base_dir[dir_len - 1] != '/';
+    char *full = ossa_io_alloc(L, dir_len + (size_t)slash + j + 1);
+    memcpy(full, L->base_dir, dir_len);
+    if (slash) full[dir_len] = '/';
+    memcpy(full + dir_len + (size_t)slash, name, j + 1);
+    if (name[0] == '/') memcpy(full, name, j + 1);
+    ossa_io_release(L->storage, name);
+    int ok = ossa_io_read_file(L, full, L->max_buffer_bytes, data, size, why);
+    ossa_io_release(L->storage, full);
+    return ok;
+}

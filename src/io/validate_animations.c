@@ -1,0 +1,141 @@
+/* Animations: key times, output formats and counts per path, finite values, unique targets. */
+#include <math.h>
+
+#include "io/accessor_decode.h"
+#include "io/loader.h"
+
+#define CHUNK 1024
+
+static void check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_animation_sampler *s = &doc->animations[anim].samplers[index];
+    const ossa_accessor *a = &doc->accessors[s->input];
+    ossa_io_path_set(L, "animations[%u].samplers[%u].input", anim, index);
+    if (!ossa_io_accessor_has_data(L, s->input)) return;
+    double previous = 0;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, s->input, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+        for (uint64_t i = 0; i < n; i++) {
+            double t = chunk[i];
+            unsigned long long k = (unsigned long long)(first + i);
+            if (!isfinite(t))
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "key time t[%llu] is not finite", k);
+            if (t < 0)
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "key time t[%llu] = %g is negative", k, t);
+            if (k > 0 && t <= previous)
+                ossa_io_fail(L, OSSA_ERROR_INVALID,
+                             "key times must increase (t[%llu] = %g after t[%llu] = %g)", k, t,
+                             k - 1, previous);
+            previous = t;
+        }
+    }
+}
+
+static int output_format_ok(ossa_path path, const ossa_accessor *a) {
+    ossa_component_type c = a->component_type;
+    int fl = c == OSSA_COMPONENT_FLOAT;
+    int norm = a->normalized && c != OSSA_COMPONENT_FLOAT && c != OSSA_COMPONENT_UNSIGNED_INT;
+    switch (path) {
+    case OSSA_PATH_TRANSLATION:
+    case OSSA_PATH_SCALE:
+        return a->type == OSSA_TYPE_VEC3 && fl;
+    case OSSA_PATH_ROTATION:
+        return a->type == OSSA_TYPE_VEC4 && (fl || norm);
+    case OSSA_PATH_WEIGHTS:
+        return a->type == OSSA_TYPE_SCALAR && (fl || norm);
+    }
+    return 0;
+}
+
+/* Finite values; rotations (not their tangents) must not be zero, and are warned when not unit. */
+static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t channel, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_animation_channel *ch = &doc->animations[anim].channels[channel];
+    const ossa_animation_sampler *s = &doc->animations[anim].samplers[ch->sampler];
+    ossa_path path = ch->path;
+    const ossa_accessor *a = &doc->accessors[s->output];
+    uint32_t c = a->components;
+    uint64_t non_unit = 0, first_non_unit = 0;
+    int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
+    if (!ossa_io_accessor_has_data(L, s->output)) return;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, s->output, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+        for (uint64_t i = 0; i < n; i++) {
+            const double *v = chunk + i * c;
+            for (uint32_t k = 0; k < c; k++)
+                if (!isfinite(v[k]))
+                    ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is not finite",
+                                 (unsigned long long)(first + i));
+            if (path != OSSA_PATH_ROTATION || (cubic && (first + i) % 3 != 1)) continue;
+            double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+            if (len < 1e-6)
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
+                             (unsigned long long)(first + i));
+            if (fabs(len - 1.0) > 5e-3 && !non_unit++) first_non_unit = first + i;
+        }
+    }
+    ossa_io_path_set(L, "animations[%u].channels[%u].sampler", anim, channel);
+    if (non_unit)
+        ossa_io_warn(L,
+                     "%llu rotation keys are not unit quaternions (first: key value %llu); "
+                     "they are used as written",
+                     (unsigned long long)non_unit, (unsigned long long)first_non_unit);
+}
+
+static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_animation *an = &doc->animations[anim];
+    const ossa_animation_channel *ch = &an->channels[index];
+    if (ch->node < 0) return;
+    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
+    for (uint32_t k = 0; k < index; k++)
+        if (an->channels[k].node == ch->node && an->channels[k].path == ch->path)
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "channel %u already animates the same node and path", k);
+    if (doc->nodes[ch->node].has_matrix)
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "node %d has a matrix; animated nodes must use translation/rotation/scale",
+                     ch->node);
+    uint64_t per_key = 1;
+    if (ch->path == OSSA_PATH_WEIGHTS) {
+        const ossa_node *n = &doc->nodes[ch->node];
+        uint32_t targets = n->mesh >= 0 ? doc->meshes[n->mesh].target_count : 0;
+        if (!targets)
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "animates weights, but node %d has no mesh with morph targets", ch->node);
+        per_key = targets;
+    }
+    const ossa_animation_sampler *s = &an->samplers[ch->sampler];
+    const ossa_accessor *in = &doc->accessors[s->input];
+    const ossa_accessor *out = &doc->accessors[s->output];
+    ossa_io_path_set(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
+    static const char *const names[] = {"translation", "rotation", "scale", "weights"};
+    if (!output_format_ok(ch->path, out))
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "accessor %d is %s %s%s, not a valid format for %s (channel %u)", s->output,
+                     ossa_io_type_name(out->type), ossa_io_component_name(out->component_type),
+                     out->normalized ? " normalized" : "", names[ch->path], index);
+    uint64_t expected = in->count * per_key * (s->interpolation == OSSA_INTERP_CUBICSPLINE ? 3 : 1);
+    if (out->count != expected)
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "has %llu values, but %llu keys%s%s need %llu (channel %u)",
+                     (unsigned long long)out->count, (unsigned long long)in->count,
+                     per_key > 1 ? " x morph targets" : "",
+                     s->interpolation == OSSA_INTERP_CUBICSPLINE ? " x 3 (CUBICSPLINE)" : "",
+                     (unsigned long long)expected, index);
+    check_output_values(L, anim, index, chunk);
+}
+
+void ossa_io_validate_animations(ossa_io_loader *L) {
+    ossa_document *doc = L->doc;
+    double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
+    for (uint32_t a = 0; a < doc->animation_count; a++) {
+        for (uint32_t s = 0; s < doc->animations[a].sampler_count; s++)
+            check_input(L, a, s, chunk);
+        for (uint32_t c = 0; c < doc->animations[a].channel_count; c++)
+            check_channel(L, a, c, chunk);
+    }
+    ossa_io_release(L->storage, chunk);
+}

@@ -1,0 +1,251 @@
+/* Mesh data: index ranges, vertex counts per mode, finite positions and normals, weights. */
+#include <math.h>
+#include <stdio.h>
+
+#include "io/accessor_decode.h"
+#include "io/loader.h"
+
+#define CHUNK 1024
+
+static uint64_t attribute_count(const ossa_document *doc, const ossa_primitive *p) {
+    return p->attribute_count ? doc->accessors[p->attributes[0].accessor].count : 0;
+}
+
+static void check_mode_count(ossa_io_loader *L, const ossa_primitive *p, uint64_t n,
+                             const char *what) {
+    static const char *const names[] = {"POINTS",    "LINES",          "LINE_LOOP",   "LINE_STRIP",
+                                        "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
+    int bad = 0;
+    switch (p->mode) {
+    case OSSA_MODE_POINTS:
+        break;
+    case OSSA_MODE_LINES:
+        bad = n % 2 != 0;
+        break;
+    case OSSA_MODE_LINE_LOOP:
+    case OSSA_MODE_LINE_STRIP:
+        bad = n < 2;
+        break;
+    case OSSA_MODE_TRIANGLES:
+        bad = n % 3 != 0;
+        break;
+    case OSSA_MODE_TRIANGLE_STRIP:
+    case OSSA_MODE_TRIANGLE_FAN:
+        bad = n < 3;
+        break;
+    }
+    if (bad)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "%llu %s do not form whole %s", (unsigned long long)n,
+                     what, names[p->mode]);
+}
+
+static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t vertices,
+                          uint32_t *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[p->indices];
+    if (!ossa_io_accessor_has_data(L, p->indices)) return;
+    uint32_t restart = a->component_type == OSSA_COMPONENT_UNSIGNED_BYTE    ? 0xFFu
+                       : a->component_type == OSSA_COMPONENT_UNSIGNED_SHORT ? 0xFFFFu
+                                                                            : 0xFFFFFFFFu;
+    uint64_t bad = 0, first_bad = 0;
+    uint32_t bad_value = 0;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, p->indices, first, n, chunk, OSSA_IO_OUT_UINT);
+        for (uint64_t i = 0; i < n; i++) {
+            if (chunk[i] == restart)
+                ossa_io_fail(L, OSSA_ERROR_INVALID,
+                             "index %llu is the primitive restart value %u, which glTF forbids",
+                             (unsigned long long)(first + i), restart);
+            if (chunk[i] >= vertices) {
+                if (!bad++) {
+                    first_bad = first + i;
+                    bad_value = chunk[i];
+                }
+            }
+        }
+    }
+    if (bad)
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "%llu of %llu indices are >= the vertex count %llu (index %llu is %u)",
+                     (unsigned long long)bad, (unsigned long long)a->count,
+                     (unsigned long long)vertices, (unsigned long long)first_bad, bad_value);
+}
+
+/* Finite values; for normals also non-zero length (refused) and unit length (warned). */
+static void check_vectors(ossa_io_loader *L, int32_t accessor, int normal, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[accessor];
+    if (a->component_type != OSSA_COMPONENT_FLOAT && !normal) return;
+    if (!ossa_io_accessor_has_data(L, accessor)) return;
+    uint32_t c = a->components;
+    uint64_t non_unit = 0, first_non_unit = 0;
+    double tolerance = a->component_type == OSSA_COMPONENT_FLOAT ? 5e-3 : 2e-2;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+        for (uint64_t i = 0; i < n; i++) {
+            const double *v = chunk + i * c;
+            for (uint32_t k = 0; k < c; k++)
+                if (!isfinite(v[k]))
+                    ossa_io_fail(L, OSSA_ERROR_INVALID,
+                                 "element %llu of accessor %d is not a finite number",
+                                 (unsigned long long)(first + i), accessor);
+            if (!normal) continue;
+            double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (len < 1e-6)
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "normal %llu of accessor %d has zero length",
+                             (unsigned long long)(first + i), accessor);
+            if (fabs(len - 1.0) > tolerance && !non_unit++) first_non_unit = first + i;
+        }
+    }
+    if (non_unit)
+        ossa_io_warn(L, "%llu normals of accessor %d are not unit length (first: %llu)",
+                     (unsigned long long)non_unit, accessor, (unsigned long long)first_non_unit);
+}
+
+/* Weights: finite and >= 0 (refused otherwise), summing to 1 per vertex (warned). */
+/* TANGENT.w is the handedness: +1 or -1 (harmless to animation: warned). */
+static void check_tangent_sign(ossa_io_loader *L, int32_t accessor, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[accessor];
+    if (a->components != 4 || !ossa_io_accessor_has_data(L, accessor)) return;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+        for (uint64_t i = 0; i < n; i++)
+            if (fabs(fabs(chunk[i * 4 + 3]) - 1.0) > 1e-3) {
+                ossa_io_warn(L, "tangent %llu of accessor %d has w = %g, not +1 or -1",
+                             (unsigned long long)(first + i), accessor, chunk[i * 4 + 3]);
+                return;
+            }
+    }
+}
+
+static void check_weights(ossa_io_loader *L, const ossa_primitive *p, double *chunk) {
+    const ossa_document *doc = L->doc;
+    uint64_t count = doc->accessors[p->weights[0]].count;
+    double *sums = ossa_io_alloc_array(L, count, sizeof *sums);
+    int complete = 1;
+    for (uint32_t s = 0; s < p->influence_sets; s++) {
+        int32_t accessor = p->weights[s];
+        if (!ossa_io_accessor_has_data(L, accessor)) {
+            complete = 0;
+            continue;
+        }
+        for (uint64_t first = 0; first < count; first += CHUNK) {
+            uint64_t n = count - first < CHUNK ? count - first : CHUNK;
+            ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+            for (uint64_t i = 0; i < n * 4; i++) {
+                if (!isfinite(chunk[i]) || chunk[i] < 0) {
+                    char key[32];
+                    snprintf(key, sizeof key, "WEIGHTS_%u", s);
+                    ossa_io_path_key(L, "attributes");
+                    ossa_io_fail_key(L, key, OSSA_ERROR_INVALID,
+                                     "the weight of vertex %llu is %g; weights must be finite "
+                                     "and >= 0",
+                                     (unsigned long long)(first + i / 4), chunk[i]);
+                }
+                sums[first + i / 4] += chunk[i];
+            }
+        }
+    }
+    uint64_t off = 0, first_off = 0;
+    for (uint64_t v = 0; v < count && complete; v++)
+        if (fabs(sums[v] - 1.0) > 2e-2 && !off++) first_off = v;
+    if (off)
+        ossa_io_warn_key(
+            L, "attributes.WEIGHTS_0",
+            "the weights of %llu vertices do not sum to 1 (first: vertex %llu, sum %g)",
+            (unsigned long long)off, (unsigned long long)first_off, sums[first_off]);
+    ossa_io_release(L->storage, sums);
+}
+
+/* Float colours outside 0..1 are harmless to animation: warned. */
+static void check_colors(ossa_io_loader *L, int32_t accessor, double *chunk) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[accessor];
+    if (a->component_type != OSSA_COMPONENT_FLOAT || !ossa_io_accessor_has_data(L, accessor))
+        return;
+    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
+        for (uint64_t i = 0; i < n * a->components; i++)
+            if (!(chunk[i] >= 0.0 && chunk[i] <= 1.0)) {
+                ossa_io_warn(L, "colour %llu of accessor %d has a component outside 0..1 (%g)",
+                             (unsigned long long)(first + i / a->components), accessor, chunk[i]);
+                return;
+            }
+    }
+}
+
+static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *chunk) {
+    const ossa_document *doc = L->doc;
+    uint64_t vertices = attribute_count(doc, p);
+    if (p->indices >= 0) {
+        size_t mark = ossa_io_path_key(L, "indices");
+        check_mode_count(L, p, doc->accessors[p->indices].count, "indices");
+        check_indices(L, p, vertices, chunk);
+        ossa_io_path_restore(L, mark);
+    } else if (p->attribute_count) {
+        check_mode_count(L, p, vertices, "vertices");
+    }
+    for (uint32_t k = 0; k < p->attribute_count; k++) {
+        const ossa_attribute *at = &p->attributes[k];
+        int normal = at->semantic == OSSA_SEMANTIC_NORMAL;
+        if (at->semantic == OSSA_SEMANTIC_COLOR) {
+            size_t mark = ossa_io_path_key(L, "attributes");
+            ossa_io_path_key(L, at->name);
+            check_colors(L, at->accessor, chunk);
+            ossa_io_path_restore(L, mark);
+            continue;
+        }
+        if (!normal && at->semantic != OSSA_SEMANTIC_POSITION &&
+            at->semantic != OSSA_SEMANTIC_TANGENT)
+            continue;
+        size_t mark = ossa_io_path_key(L, "attributes");
+        ossa_io_path_key(L, at->name);
+        check_vectors(L, at->accessor, normal, chunk);
+        if (at->semantic == OSSA_SEMANTIC_TANGENT) check_tangent_sign(L, at->accessor, chunk);
+        if (at->semantic == OSSA_SEMANTIC_POSITION && !L->doc->accessors[at->accessor].has_min_max)
+            ossa_io_warn(L, "the POSITION accessor %d has no min and max", at->accessor);
+        ossa_io_path_restore(L, mark);
+    }
+    if (p->influence_sets) check_weights(L, p, chunk);
+    if (p->material >= 0) {
+        int32_t needed = L->material_texcoord[p->material];
+        uint32_t sets = 0;
+        for (uint32_t k = 0; k < p->attribute_count; k++)
+            if (p->attributes[k].semantic == OSSA_SEMANTIC_TEXCOORD &&
+                p->attributes[k].set + 1 > sets)
+                sets = p->attributes[k].set + 1;
+        if (needed >= (int32_t)sets)
+            ossa_io_warn_key(L, "material",
+                             "material %d samples TEXCOORD_%d, which the primitive does not have",
+                             p->material, needed);
+    }
+    for (uint32_t t = 0; t < p->target_count; t++) {
+        const int32_t moved[3] = {p->targets[t].position, p->targets[t].normal,
+                                  p->targets[t].tangent};
+        static const char *const names[3] = {"POSITION", "NORMAL", "TANGENT"};
+        for (int k = 0; k < 3; k++) {
+            if (moved[k] < 0) continue;
+            size_t mark = ossa_io_path_key(L, "targets");
+            ossa_io_path_index(L, t);
+            ossa_io_path_key(L, names[k]);
+            check_vectors(L, moved[k], 0, chunk);
+            ossa_io_path_restore(L, mark);
+        }
+    }
+}
+
+void ossa_io_validate_meshes(ossa_io_loader *L) {
+    ossa_document *doc = L->doc;
+    double *chunk = ossa_io_alloc_array(L, CHUNK * 16, sizeof *chunk);
+    for (uint32_t m = 0; m < doc->mesh_count; m++)
+        for (uint32_t i = 0; i < doc->meshes[m].primitive_count; i++) {
+            ossa_io_path_set(L, "meshes[%u].primitives[%u]", m, i);
+            check_primitive(L, &doc->meshes[m].primitives[i], chunk);
+        }
+    ossa_io_release(L->storage, chunk);
+}

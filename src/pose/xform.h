@@ -1,0 +1,190 @@
+/* Small inline math shared by the runtime model, sampling and poses: quaternions (x, y, z, w)
+ * and affine 3x4 matrices stored as three rows of four floats (the palette layout). */
+#ifndef OSSA_XFORM_H
+#define OSSA_XFORM_H
+
+#include <math.h>
+
+/* q = a * b (Hamilton product; applies b first, then a). */
+static inline void xf_quat_mul(const float *a, const float *b, float *q) {
+    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    q[0] = x;
+    q[1] = y;
+    q[2] = z;
+    q[3] = w;
+}
+
+/* out = q * v * conj(q) for a unit quaternion q. */
+static inline void xf_quat_rotate(const float *q, const float *v, float *out) {
+    /* t = 2 (q.xyz x v); v' = v + w t + q.xyz x t */
+    float tx = 2.0f * (q[1] * v[2] - q[2] * v[1]);
+    float ty = 2.0f * (q[2] * v[0] - q[0] * v[2]);
+    float tz = 2.0f * (q[0] * v[1] - q[1] * v[0]);
+    float x = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    float y = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    float z = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+/* Normalises q in place; a zero quaternion becomes the identity. */
+static inline void xf_quat_normalize(float *q) {
+    float n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (n > 0.0f) {
+        float s = 1.0f / sqrtf(n);
+        q[0] *= s;
+        q[1] *= s;
+        q[2] *= s;
+        q[3] *= s;
+    } else {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+    }
+}
+
+/* m = T * R * S as 3x4 rows. The rotation need not be unit: it is used as given. */
+static inline void xf_matrix_from_trs(const float *t, const float *q, const float *s, float *m) {
+    /* Inputs into locals first: out may alias them as far as the compiler knows. */
+    float x = q[0], y = q[1], z = q[2], w = q[3];
+    float sx = s[0], sy = s[1], sz = s[2], tx = t[0], ty = t[1], tz = t[2];
+    float xx = x * x, yy = y * y, zz = z * z;
+    float xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+    m[0] = (1.0f - 2.0f * (yy + zz)) * sx;
+    m[1] = 2.0f * (xy - wz) * sy;
+    m[2] = 2.0f * (xz + wy) * sz;
+    m[3] = tx;
+    m[4] = 2.0f * (xy + wz) * sx;
+    m[5] = (1.0f - 2.0f * (xx + zz)) * sy;
+    m[6] = 2.0f * (yz - wx) * sz;
+    m[7] = ty;
+    m[8] = 2.0f * (xz - wy) * sx;
+    m[9] = 2.0f * (yz + wx) * sy;
+    m[10] = (1.0f - 2.0f * (xx + yy)) * sz;
+    m[11] = tz;
+}
+
+#if defined(__SSE__) || defined(_M_X64)
+#include <xmmintrin.h>
+/* out = a * b for affine 3x4 matrices (out may alias a or b). Each output row is
+ * a[r][0] * b_row0 + a[r][1] * b_row1 + a[r][2] * b_row2 (+ a[r][3] in the last column), summed
+ * in that order, as the scalar version below does. */
+static inline void xf_matrix_mul(const float *a, const float *b, float *out) {
+    __m128 b0 = _mm_loadu_ps(b), b1 = _mm_loadu_ps(b + 4), b2 = _mm_loadu_ps(b + 8);
+    __m128 last = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+    __m128 r0 = _mm_mul_ps(_mm_set1_ps(a[0]), b0), r1 = _mm_mul_ps(_mm_set1_ps(a[4]), b0);
+    __m128 r2 = _mm_mul_ps(_mm_set1_ps(a[8]), b0);
+    r0 = _mm_add_ps(r0, _mm_mul_ps(_mm_set1_ps(a[1]), b1));
+    r1 = _mm_add_ps(r1, _mm_mul_ps(_mm_set1_ps(a[5]), b1));
+    r2 = _mm_add_ps(r2, _mm_mul_ps(_mm_set1_ps(a[9]), b1));
+    r0 = _mm_add_ps(r0, _mm_mul_ps(_mm_set1_ps(a[2]), b2));
+    r1 = _mm_add_ps(r1, _mm_mul_ps(_mm_set1_ps(a[6]), b2));
+    r2 = _mm_add_ps(r2, _mm_mul_ps(_mm_set1_ps(a[10]), b2));
+    r0 = _mm_add_ps(r0, _mm_mul_ps(_mm_set1_ps(a[3]), last));
+    r1 = _mm_add_ps(r1, _mm_mul_ps(_mm_set1_ps(a[7]), last));
+    r2 = _mm_add_ps(r2, _mm_mul_ps(_mm_set1_ps(a[11]), last));
+    _mm_storeu_ps(out, r0);
+    _mm_storeu_ps(out + 4, r1);
+    _mm_storeu_ps(out + 8, r2);
+}
+#else
+/* out = a * b for affine 3x4 matrices. Operands are read into locals first, so out may alias
+ * a or b and the compiler need not reload after each store. */
+static inline void xf_matrix_mul(const float *a, const float *b, float *out) {
+    float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
+    float a6 = a[6], a7 = a[7], a8 = a[8], a9 = a[9], a10 = a[10], a11 = a[11];
+    float b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3], b4 = b[4], b5 = b[5];
+    float b6 = b[6], b7 = b[7], b8 = b[8], b9 = b[9], b10 = b[10], b11 = b[11];
+    out[0] = a0 * b0 + a1 * b4 + a2 * b8;
+    out[1] = a0 * b1 + a1 * b5 + a2 * b9;
+    out[2] = a0 * b2 + a1 * b6 + a2 * b10;
+    out[3] = a0 * b3 + a1 * b7 + a2 * b11 + a3;
+    out[4] = a4 * b0 + a5 * b4 + a6 * b8;
+    out[5] = a4 * b1 + a5 * b5 + a6 * b9;
+    out[6] = a4 * b2 + a5 * b6 + a6 * b10;
+    out[7] = a4 * b3 + a5 * b7 + a6 * b11 + a7;
+    out[8] = a8 * b0 + a9 * b4 + a10 * b8;
+    out[9] = a8 * b1 + a9 * b5 + a10 * b9;
+    out[10] = a8 * b2 + a9 * b6 + a10 * b10;
+    out[11] = a8 * b3 + a9 * b7 + a10 * b11 + a11;
+}
+#endif
+
+static inline void xf_matrix_identity(float *m) {
+    for (int i = 0; i < 12; i++)
+        m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+}
+
+/* Inverse of an affine 3x4 matrix; a singular linear part gives the identity linear part. */
+static inline void xf_matrix_invert(const float *m, float *out) {
+    double a = m[0], b = m[1], c = m[2], d = m[4], e = m[5], f = m[6], g = m[8], h = m[9],
+           i = m[10];
+    double A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+    double det = a * A + b * B + c * C;
+    double r[9];
+    if (det == 0.0) {
+        r[0] = r[4] = r[8] = 1.0;
+        r[1] = r[2] = r[3] = r[5] = r[6] = r[7] = 0.0;
+    } else {
+        double k = 1.0 / det;
+        r[0] = A * k;
+        r[1] = -(b * i - c * h) * k;
+        r[2] = (b * f - c * e) * k;
+        r[3] = B * k;
+        r[4] = (a * i - c * g) * k;
+        r[5] = -(a * f - c * d) * k;
+        r[6] = C * k;
+        r[7] = -(a * h - b * g) * k;
+        r[8] = (a * e - b * d) * k;
+    }
+    for (int row = 0; row < 3; row++) {
+        const double *rr = r + 3 * row;
+        out[4 * row + 0] = (float)rr[0];
+        out[4 * row + 1] = (float)rr[1];
+        out[4 * row + 2] = (float)rr[2];
+        out[4 * row + 3] = (float)-(rr[0] * m[3] + rr[1] * m[7] + rr[2] * m[11]);
+    }
+}
+
+/* Unit quaternion of a rotation matrix given as 3x4 rows (only the 3x3 part is read). */
+static inline void xf_quat_from_rotation(const float *m, float *q) {
+    float trace = m[0] + m[5] + m[10];
+    if (trace > 0.0f) {
+        float s = 2.0f * sqrtf(trace + 1.0f);
+        q[3] = 0.25f * s;
+        q[0] = (m[9] - m[6]) / s;
+        q[1] = (m[2] - m[8]) / s;
+        q[2] = (m[4] - m[1]) / s;
+    } else if (m[0] > m[5] && m[0] > m[10]) {
+        float s = 2.0f * sqrtf(1.0f + m[0] - m[5] - m[10]);
+        q[3] = (m[9] - m[6]) / s;
+        q[0] = 0.25f * s;
+        q[1] = (m[1] + m[4]) / s;
+        q[2] = (m[2] + m[8]) / s;
+    } else if (m[5] > m[10]) {
+        float s = 2.0f * sqrtf(1.0f + m[5] - m[0] - m[10]);
+        q[3] = (m[2] - m[8]) / s;
+        q[0] = (m[1] + m[4]) / s;
+        q[1] = 0.25f * s;
+        q[2] = (m[6] + m[9]) / s;
+    } else {
+        float s = 2.0f * sqrtf(1.0f + m[10] - m[0] - m[5]);
+        q[3] = (m[4] - m[1]) / s;
+        q[0] = (m[2] + m[8]) / s;
+        q[1] = (m[6] + m[9]) / s;
+        q[2] = 0.25f * s;
+    }
+    xf_quat_normalize(q);
+}
+
+/* 3x4 rows from a glTF column-major 4x4 (the last row is dropped). */
+static inline void xf_matrix_from_column_major(const float *c, float *m) {
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 4; k++)
+            m[4 * r + k] = c[4 * k + r];
+}
+
+#endif

@@ -1,0 +1,99 @@
+/* Palette matrix <-> unit dual quaternion (+ uniform scale) conversions for DQS. */
+#include "dual_quat.h"
+
+#include <math.h>
+
+#include "ossa/skin.h"
+
+/* Rotation matrix (3x3 row-major, rows r) to a unit quaternion (x, y, z, w), Shepperd's way:
+ * pick the largest of w, x, y, z to divide by so the square root is well away from zero. */
+static void quat_from_rotation(const double r[9], double q[4]) {
+    double trace = r[0] + r[4] + r[8];
+    if (trace > r[0] && trace > r[4] && trace > r[8]) {
+        double s = 2.0 * sqrt(1.0 + trace);
+        q[3] = 0.25 * s;
+        q[0] = (r[7] - r[5]) / s;
+        q[1] = (r[2] - r[6]) / s;
+        q[2] = (r[3] - r[1]) / s;
+    } else if (r[0] >= r[4] && r[0] >= r[8]) {
+        double s = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
+        q[3] = (r[7] - r[5]) / s;
+        q[0] = 0.25 * s;
+        q[1] = (r[1] + r[3]) / s;
+        q[2] = (r[2] + r[6]) / s;
+    } else if (r[4] >= r[8]) {
+        double s = 2.0 * sqrt(1.0 + r[4] - r[0] - r[8]);
+        q[3] = (r[2] - r[6]) / s;
+        q[0] = (r[1] + r[3]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (r[5] + r[7]) / s;
+    } else {
+        double s = 2.0 * sqrt(1.0 + r[8] - r[0] - r[4]);
+        q[3] = (r[3] - r[1]) / s;
+        q[0] = (r[2] + r[6]) / s;
+        q[1] = (r[5] + r[7]) / s;
+        q[2] = 0.25 * s;
+    }
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] /= n;
+}
+
+void skin_dq_from_matrix(const float *m, float *dq) {
+    double a[9] = {m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]};
+    double det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+                 a[2] * (a[3] * a[7] - a[4] * a[6]);
+    double scale = cbrt(fabs(det));
+    if (!(scale > 0.0)) scale = 1.0; /* degenerate: keep the translation only */
+    for (int i = 0; i < 9; i++)
+        a[i] /= scale;
+    double q[4];
+    quat_from_rotation(a, q);
+    double t[3] = {m[3], m[7], m[11]};
+    /* dual = 0.5 * (t, 0) * real */
+    double d[4] = {0.5 * (t[0] * q[3] + t[1] * q[2] - t[2] * q[1]),
+                   0.5 * (-t[0] * q[2] + t[1] * q[3] + t[2] * q[0]),
+                   0.5 * (t[0] * q[1] - t[1] * q[0] + t[2] * q[3]),
+                   -0.5 * (t[0] * q[0] + t[1] * q[1] + t[2] * q[2])};
+    for (int i = 0; i < 4; i++) {
+        dq[i] = (float)q[i];
+        dq[4 + i] = (float)d[i];
+    }
+    dq[8] = (float)scale;
+    dq[9] = dq[10] = dq[11] = 0.0f;
+}
+
+void skin_dq_to_matrix(const float *b, float *m) {
+    float n2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
+    if (!(n2 > 0.0f)) {
+        static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+        for (int i = 0; i < 12; i++)
+            m[i] = identity[i];
+        return;
+    }
+    float inv = 1.0f / sqrtf(n2);
+    float x = b[0] * inv, y = b[1] * inv, z = b[2] * inv, w = b[3] * inv;
+    float dx = b[4] * inv, dy = b[5] * inv, dz = b[6] * inv, dw = b[7] * inv;
+    float s = b[8];
+    /* t = 2 * (w * d.xyz - dw * r.xyz + r.xyz x d.xyz) */
+    float tx = 2.0f * (w * dx - dw * x + (y * dz - z * dy));
+    float ty = 2.0f * (w * dy - dw * y + (z * dx - x * dz));
+    float tz = 2.0f * (w * dz - dw * z + (x * dy - y * dx));
+    m[0] = s * (1.0f - 2.0f * (y * y + z * z));
+    m[1] = s * (2.0f * (x * y - z * w));
+    m[2] = s * (2.0f * (x * z + y * w));
+    m[3] = tx;
+    m[4] = s * (2.0f * (x * y + z * w));
+    m[5] = s * (1.0f - 2.0f * (x * x + z * z));
+    m[6] = s * (2.0f * (y * z - x * w));
+    m[7] = ty;
+    m[8] = s * (2.0f * (x * z - y * w));
+    m[9] = s * (2.0f * (y * z + x * w));
+    m[10] = s * (1.0f - 2.0f * (x * x + y * y));
+    m[11] = tz;
+}
+
+void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out) {
+    for (uint32_t j = 0; j < joint_count; j++)
+        skin_dq_from_matrix(palette + 12 * j, out + 12 * j);
+}

@@ -1,0 +1,155 @@
+/*
+ * The AVX-512 backend: 16 vertices per vector. Narrow blocks (joints within a 32-wide window)
+ * look palette elements up with one vpermt2ps from 12 tables of 32 floats (no gathers); wide
+ * blocks gather. Whole blocks in prepared order go out through in-register transposes (and
+ * non-temporal stores when the output is large).
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))),        \
+                             apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,fma")
+#endif
+#include <immintrin.h>
+
+#include "skin_mesh_internal.h"
+
+typedef __m512 vf;
+typedef __m512i vi; /* narrow: joint - base; wide: joint * 12 */
+#define W              16
+#define V_SET1(x)      _mm512_set1_ps(x)
+#define V_LOAD(p)      _mm512_load_ps(p)
+#define V_STORE(p, v)  _mm512_store_ps(p, v)
+#define V_ADD(a, b)    _mm512_add_ps(a, b)
+#define V_SUB(a, b)    _mm512_sub_ps(a, b)
+#define V_MUL(a, b)    _mm512_mul_ps(a, b)
+#define V_FMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+
+/* rsqrt14 and one Newton step: ~1e-7 relative, well inside the 1e-6 the scalar kernel allows. */
+static inline vf invsqrt(vf x) {
+    __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+    vf r = _mm512_maskz_rsqrt14_ps(positive, x);
+    vf half_x_rr = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), _mm512_mul_ps(r, r));
+    return _mm512_mul_ps(r, _mm512_sub_ps(_mm512_set1_ps(1.5f), half_x_rr));
+}
+#define V_INVSQRT(x) invsqrt(x)
+
+static inline vf flipsign(vf w, vf d) {
+    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+    return _mm512_mask_sub_ps(w, negative, _mm512_setzero_ps(), w);
+}
+#define V_FLIPSIGN(w, d) flipsign(w, d)
+
+typedef struct lookup_state {
+    _Alignas(64) float window[SKIN_JOINT_FLOATS][SKIN_WINDOW];
+    const float *table;
+    uint32_t joint_count;
+    int base; /* joint of window[.][0]; -1 before the first narrow block */
+} lookup_state;
+
+static inline void state_init(lookup_state *st, const skin_ctx *ctx) {
+    st->table = ctx->table;
+    st->joint_count = ctx->mesh->joint_count;
+    st->base = -1;
+}
+
+/* Transposes joints [base, base + 32) of the table into one 32-float row per element. */
+static void load_window(lookup_state *st, int base) {
+    for (int j = 0; j < SKIN_WINDOW; j++) {
+        uint32_t joint = (uint32_t)base + (uint32_t)j;
+        const float *row = st->table + (size_t)SKIN_JOINT_FLOATS * joint;
+        for (int e = 0; e < SKIN_JOINT_FLOATS; e++)
+            st->window[e][j] = joint < st->joint_count ? row[e] : 0.0f;
+    }
+    st->base = base;
+}
+
+static inline void state_block(lookup_state *st, const skin_ctx *ctx, const skin_block *b) {
+    (void)ctx;
+    if (b->narrow && b->base != st->base) load_window(st, b->base);
+}
+
+static inline void state_finish(lookup_state *st) {
+    (void)st;
+    _mm_sfence(); /* order the non-temporal stores before whoever reads the output */
+}
+
+static inline vi lane_joints(const ossa_skin_mesh *mesh, const skin_block *b, unsigned k,
+                             int narrow) {
+    size_t at = b->joints + (size_t)k * SKIN_BLOCK;
+    if (narrow)
+        return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(mesh->rel_joints + at)));
+    __m512i j = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(mesh->abs_joints + at)));
+    return _mm512_mullo_epi32(j, _mm512_set1_epi32(SKIN_JOINT_FLOATS));
+}
+
+static inline vf lookup(const lookup_state *st, vi idx, int e, int narrow) {
+    if (narrow)
+        return _mm512_permutex2var_ps(_mm512_load_ps(st->window[e]), idx,
+                                      _mm512_load_ps(st->window[e] + 16));
+    return _mm512_i32gather_ps(idx, st->table + e, 4);
+}
+#define V_JOINTS(st, b, k, l, narrow) ((void)(st), (void)(l), lane_joints(ctx->mesh, b, k, narrow))
+#define V_LOOKUP(st, idx, e, narrow)  lookup(st, idx, e, narrow)
+
+/* Writes 16 xyz rows (SoA x, y, z) as 48 interleaved floats (non-temporal stores or not). */
+static inline void store_xyz(float *dst, const float *rows, int nontemporal) {
+    const __m512i a0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
+    const __m512i b0 = _mm512_setr_epi32(0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15);
+    const __m512i a1 = _mm512_setr_epi32(21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
+    const __m512i b1 = _mm512_setr_epi32(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
+    const __m512i a2 = _mm512_setr_epi32(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
+    const __m512i b2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
+    __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + 16), z = _mm512_load_ps(rows + 32);
+    __m512 o0 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a0, y), b0, z);
+    __m512 o1 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a1, y), b1, z);
+    __m512 o2 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a2, y), b2, z);
+    if (nontemporal) {
+        _mm512_stream_ps(dst, o0);
+        _mm512_stream_ps(dst + 16, o1);
+        _mm512_stream_ps(dst + 32, o2);
+    } else {
+        _mm512_store_ps(dst, o0);
+        _mm512_store_ps(dst + 16, o1);
+        _mm512_store_ps(dst + 32, o2);
+    }
+}
+
+static inline int packed_aligned(const float *base, size_t stride, size_t block) {
+    return (stride == 0 || stride == 12) &&
+           (((uintptr_t)(base + block * SKIN_BLOCK * 3)) & 63) == 0;
+}
+
+static inline int store_fast(const skin_ctx *ctx, const ossa_skin_output *out,
+                             ossa_skin_order order, size_t block, const float *res, unsigned lo,
+                             unsigned hi) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    int normals = out->normals && mesh->has_normals;
+    if (order != OSSA_SKIN_ORDER_PREPARED || lo != 0 || hi != SKIN_BLOCK || !out->positions ||
+        (out->tangents && mesh->has_tangents) ||
+        !packed_aligned(out->positions, out->positions_stride, block) ||
+        (normals && !packed_aligned(out->normals, out->normals_stride, block)))
+        return 0;
+    store_xyz(out->positions + block * SKIN_BLOCK * 3, res, ctx->nontemporal);
+    if (normals)
+        store_xyz(out->normals + block * SKIN_BLOCK * 3, res + 3 * SKIN_BLOCK, ctx->nontemporal);
+    return 1;
+}
+
+#include "skin_kernel_template.h"
+
+void skin_range_avx512(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin_order order,
+                       size_t begin, size_t end) {
+    skin_range_impl(ctx, out, order, begin, end);
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#else
+typedef int skin_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
+#endif

@@ -1,0 +1,227 @@
+/*
+ * The block kernel, written once for every backend. Include it after defining:
+ *   W                      lanes per vector (1, 4, 8 or 16; 16 must be a multiple of W)
+ *   vf, vi                 float vector type; joint index type
+ *   V_SET1(x) V_LOAD(p) V_STORE(p, v) V_ADD V_SUB V_MUL V_FMA(a, b, c) = a * b + c
+ *   V_INVSQRT(x)           1 / sqrt(x), 0 where x is 0
+ *   V_FLIPSIGN(w, d)       w with its sign flipped in the lanes where d < 0
+ *   lookup_state           per-call state of the palette lookups
+ *   state_init(st, ctx)    once per call
+ *   state_block(st, ctx, b)   before each block
+ *   V_JOINTS(st, b, k, l, narrow)  the joint indices of influence k, lanes [l, l + W)
+ *   V_LOOKUP(st, idx, e, narrow)   element e (0..11) of the table rows named by idx
+ *   store_fast(ctx, out, order, block, res, lo, hi)  1 when it stored the block itself
+ *   state_finish(st)       once at the end of a call
+ * It defines `static void skin_range_impl(...)` with the skin_range_fn signature.
+ */
+#include "skin_mesh_internal.h"
+
+/* The element loops must be unrolled so the 12 matrix rows stay in registers. */
+#define SKIN_UNROLL _Pragma("GCC unroll 12")
+
+/* Converts a blended dual quaternion + scale (9 vectors) to 3x4 matrix rows (see dual_quat.c). */
+static inline void dq_to_matrix_v(const vf *q, vf *m) {
+    vf n2 = V_FMA(q[0], q[0], V_FMA(q[1], q[1], V_FMA(q[2], q[2], V_MUL(q[3], q[3]))));
+    vf inv = V_INVSQRT(n2);
+    vf x = V_MUL(q[0], inv), y = V_MUL(q[1], inv), z = V_MUL(q[2], inv), w = V_MUL(q[3], inv);
+    vf dx = V_MUL(q[4], inv), dy = V_MUL(q[5], inv), dz = V_MUL(q[6], inv), dw = V_MUL(q[7], inv);
+    vf two = V_SET1(2.0f), one = V_SET1(1.0f), s = q[8];
+    vf s2 = V_MUL(s, two);
+    m[3] = V_MUL(two, V_SUB(V_FMA(w, dx, V_SUB(V_MUL(y, dz), V_MUL(z, dy))), V_MUL(dw, x)));
+    m[7] = V_MUL(two, V_SUB(V_FMA(w, dy, V_SUB(V_MUL(z, dx), V_MUL(x, dz))), V_MUL(dw, y)));
+    m[11] = V_MUL(two, V_SUB(V_FMA(w, dz, V_SUB(V_MUL(x, dy), V_MUL(y, dx))), V_MUL(dw, z)));
+    vf xx = V_MUL(x, x), yy = V_MUL(y, y), zz = V_MUL(z, z);
+    vf xy = V_MUL(x, y), xz = V_MUL(x, z), yz = V_MUL(y, z);
+    vf xw = V_MUL(x, w), yw = V_MUL(y, w), zw = V_MUL(z, w);
+    m[0] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(yy, zz))));
+    m[1] = V_MUL(s2, V_SUB(xy, zw));
+    m[2] = V_MUL(s2, V_ADD(xz, yw));
+    m[4] = V_MUL(s2, V_ADD(xy, zw));
+    m[5] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(xx, zz))));
+    m[6] = V_MUL(s2, V_SUB(yz, xw));
+    m[8] = V_MUL(s2, V_SUB(xz, yw));
+    m[9] = V_MUL(s2, V_ADD(yz, xw));
+    m[10] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(xx, yy))));
+}
+
+#if defined(__GNUC__)
+#define SKIN_INLINE static inline __attribute__((always_inline))
+#else
+#define SKIN_INLINE static inline
+#endif
+
+/* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a
+ * constant, so each lookup kind gets its own copy of the loops. */
+SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_block *b,
+                              unsigned l, vf *m, const int narrow) {
+    (void)narrow; /* only some backends' lookups depend on it */
+    const float *weights = NULL;
+    if (b->count > 1) {
+        const ossa_skin_mesh *mesh = ctx->mesh;
+        size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
+        weights = mesh->data + b->data + rows * SKIN_BLOCK;
+    }
+    vi idx = V_JOINTS(st, b, 0, l, narrow);
+    if (!ctx->dqs) {
+        if (b->count == 1) {
+            SKIN_UNROLL
+            for (int e = 0; e < 12; e++)
+                m[e] = V_LOOKUP(st, idx, e, narrow);
+            return;
+        }
+        vf w = V_LOAD(weights + l);
+        SKIN_UNROLL
+        for (int e = 0; e < 12; e++)
+            m[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
+        for (unsigned k = 1; k < b->count; k++) {
+            idx = V_JOINTS(st, b, k, l, narrow);
+            w = V_LOAD(weights + k * SKIN_BLOCK + l);
+            SKIN_UNROLL
+            for (int e = 0; e < 12; e++)
+                m[e] = V_FMA(V_LOOKUP(st, idx, e, narrow), w, m[e]);
+        }
+        return;
+    }
+    vf acc[9], first[4];
+    SKIN_UNROLL
+    for (int e = 0; e < 4; e++)
+        first[e] = V_LOOKUP(st, idx, e, narrow);
+    if (b->count == 1) {
+        SKIN_UNROLL
+        for (int e = 0; e < 4; e++)
+            acc[e] = first[e];
+        SKIN_UNROLL
+        for (int e = 4; e < 9; e++)
+            acc[e] = V_LOOKUP(st, idx, e, narrow);
+    } else {
+        vf w = V_LOAD(weights + l);
+        SKIN_UNROLL
+        for (int e = 0; e < 4; e++)
+            acc[e] = V_MUL(first[e], w);
+        SKIN_UNROLL
+        for (int e = 4; e < 9; e++)
+            acc[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
+        for (unsigned k = 1; k < b->count; k++) {
+            idx = V_JOINTS(st, b, k, l, narrow);
+            w = V_LOAD(weights + k * SKIN_BLOCK + l);
+            vf q[9];
+            SKIN_UNROLL
+            for (int e = 0; e < 9; e++)
+                q[e] = V_LOOKUP(st, idx, e, narrow);
+            vf dot = V_FMA(q[0], first[0],
+                           V_FMA(q[1], first[1], V_FMA(q[2], first[2], V_MUL(q[3], first[3]))));
+            vf sw = V_FLIPSIGN(w, dot); /* antipodality: blend in the first one's hemisphere */
+            SKIN_UNROLL
+            for (int e = 0; e < 8; e++)
+                acc[e] = V_FMA(q[e], sw, acc[e]);
+            acc[8] = V_FMA(q[8], w, acc[8]);
+        }
+    }
+    dq_to_matrix_v(acc, m);
+}
+
+/* Transforms a direction by the 3x3 part of m and renormalises it. */
+static inline void direction(const vf *m, vf x, vf y, vf z, vf *o) {
+    vf rx = V_FMA(m[0], x, V_FMA(m[1], y, V_MUL(m[2], z)));
+    vf ry = V_FMA(m[4], x, V_FMA(m[5], y, V_MUL(m[6], z)));
+    vf rz = V_FMA(m[8], x, V_FMA(m[9], y, V_MUL(m[10], z)));
+    vf inv = V_INVSQRT(V_FMA(rx, rx, V_FMA(ry, ry, V_MUL(rz, rz))));
+    o[0] = V_MUL(rx, inv);
+    o[1] = V_MUL(ry, inv);
+    o[2] = V_MUL(rz, inv);
+}
+
+/* Morphs and skins one block into res (SKIN_RESULT_ROWS rows of 16 floats). */
+static inline void compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi, float *res) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    const skin_block *b = &mesh->blocks[bi];
+    const float *d = mesh->data + b->data;
+    const float *nrm = d + 3 * SKIN_BLOCK;
+    const float *tan = nrm + 3 * (size_t)mesh->has_normals * SKIN_BLOCK;
+    uint32_t targets = mesh->morph ? ctx->morph_weight_count : 0;
+    if (targets > mesh->target_count) targets = mesh->target_count;
+    for (unsigned l = 0; l < SKIN_BLOCK; l += W) {
+        vf p[3], n[3], t[3];
+        SKIN_UNROLL
+        for (int c = 0; c < 3; c++) {
+            p[c] = V_LOAD(d + c * SKIN_BLOCK + l);
+            n[c] = mesh->has_normals ? V_LOAD(nrm + c * SKIN_BLOCK + l) : V_SET1(0.0f);
+            t[c] = mesh->has_tangents ? V_LOAD(tan + c * SKIN_BLOCK + l) : V_SET1(0.0f);
+        }
+        for (uint32_t ti = 0; ti < targets; ti++) {
+            float mw = ctx->morph_weights[ti];
+            if (mw == 0.0f) continue;
+            vf w = V_SET1(mw);
+            const float *row =
+                mesh->morph + bi * mesh->morph_block_floats + ti * mesh->morph_target_floats + l;
+            if (mesh->morph_positions) {
+                SKIN_UNROLL
+                for (int c = 0; c < 3; c++)
+                    p[c] = V_FMA(w, V_LOAD(row + c * SKIN_BLOCK), p[c]);
+                row += 3 * SKIN_BLOCK;
+            }
+            if (mesh->morph_normals) {
+                SKIN_UNROLL
+                for (int c = 0; c < 3; c++)
+                    n[c] = V_FMA(w, V_LOAD(row + c * SKIN_BLOCK), n[c]);
+                row += 3 * SKIN_BLOCK;
+            }
+            if (mesh->morph_tangents) {
+                SKIN_UNROLL
+                for (int c = 0; c < 3; c++)
+                    t[c] = V_FMA(w, V_LOAD(row + c * SKIN_BLOCK), t[c]);
+            }
+        }
+        vf m[12];
+        if (b->count == 0 || !ctx->table) {
+            SKIN_UNROLL
+            for (int e = 0; e < 12; e++)
+                m[e] = V_SET1(ctx->transform[e]);
+        } else if (b->narrow) {
+            blend_matrix(ctx, st, b, l, m, 1);
+        } else {
+            blend_matrix(ctx, st, b, l, m, 0);
+        }
+        SKIN_UNROLL
+        for (int r = 0; r < 3; r++)
+            V_STORE(res + r * SKIN_BLOCK + l,
+                    V_FMA(m[4 * r], p[0],
+                          V_FMA(m[4 * r + 1], p[1], V_FMA(m[4 * r + 2], p[2], m[4 * r + 3]))));
+        if (mesh->has_normals) {
+            vf o[3];
+            direction(m, n[0], n[1], n[2], o);
+            SKIN_UNROLL
+            for (int c = 0; c < 3; c++)
+                V_STORE(res + (3 + c) * SKIN_BLOCK + l, o[c]);
+        }
+        if (mesh->has_tangents) {
+            vf o[3];
+            direction(m, t[0], t[1], t[2], o);
+            SKIN_UNROLL
+            for (int c = 0; c < 3; c++)
+                V_STORE(res + (6 + c) * SKIN_BLOCK + l, o[c]);
+            V_STORE(res + 9 * SKIN_BLOCK + l, V_LOAD(tan + 3 * SKIN_BLOCK + l));
+        }
+    }
+}
+
+static void skin_range_impl(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin_order order,
+                            size_t begin, size_t end) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    if (end > mesh->slot_count) end = mesh->slot_count;
+    if (begin >= end) return;
+    lookup_state st;
+    state_init(&st, ctx);
+    _Alignas(64) float res[SKIN_RESULT_ROWS * SKIN_BLOCK];
+    size_t first = begin / SKIN_BLOCK, last = (end + SKIN_BLOCK - 1) / SKIN_BLOCK;
+    for (size_t bi = first; bi < last; bi++) {
+        const skin_block *b = &mesh->blocks[bi];
+        if (b->count && ctx->table) state_block(&st, ctx, b);
+        compute_block(ctx, &st, bi, res);
+        unsigned lo = bi == first ? (unsigned)(begin % SKIN_BLOCK) : 0;
+        unsigned hi = (bi + 1) * SKIN_BLOCK > end ? (unsigned)(end - bi * SKIN_BLOCK) : SKIN_BLOCK;
+        if (!store_fast(ctx, out, order, bi, res, lo, hi))
+            skin_store_block_generic(ctx, out, order, bi, res, lo, hi);
+    }
+    state_finish(&st);
+}

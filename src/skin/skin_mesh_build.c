@@ -1,0 +1,317 @@
+/* Building a prepared mesh: influences compacted and renormalised, vertices grouped by
+ * influence count and sorted by joints into SoA blocks of 16, morph targets alongside. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "influences.h"
+#include "skin_mesh_internal.h"
+
+/* Per-vertex facts used to order the vertices. */
+typedef struct vertex_key {
+    uint32_t vertex;
+    uint32_t count;
+    uint32_t min_joint, max_joint;
+} vertex_key;
+
+static void *mem_alloc(const ossa_allocator *a, size_t size) {
+    if (size == 0) size = 1;
+    return a->alloc ? a->alloc(a->user, size) : malloc(size);
+}
+
+static void mem_free(const ossa_allocator *a, void *p) {
+    if (!p) return;
+    if (a->free)
+        a->free(a->user, p);
+    else
+        free(p);
+}
+
+/* 64-byte aligned zeroed floats on top of the allocator (the offset is kept before them). */
+static float *alloc_floats(const ossa_allocator *a, size_t count) {
+    uint8_t *raw = mem_alloc(a, count * sizeof(float) + 64 + sizeof(void *));
+    if (!raw) return NULL;
+    uintptr_t start = ((uintptr_t)(raw + sizeof(void *)) + 63) & ~(uintptr_t)63;
+    memcpy((void *)(start - sizeof(void *)), &raw, sizeof raw);
+    memset((void *)start, 0, count * sizeof(float));
+    return (float *)start;
+}
+
+static void free_floats(const ossa_allocator *a, float *p) {
+    if (!p) return;
+    void *raw;
+    memcpy(&raw, (uint8_t *)p - sizeof(void *), sizeof raw);
+    mem_free(a, raw);
+}
+
+static int compare_keys(const void *pa, const void *pb) {
+    const vertex_key *a = pa, *b = pb;
+    if (a->count != b->count) return a->count < b->count ? -1 : 1;
+    if (a->min_joint != b->min_joint) return a->min_joint < b->min_joint ? -1 : 1;
+    if (a->max_joint != b->max_joint) return a->max_joint < b->max_joint ? -1 : 1;
+    return a->vertex < b->vertex ? -1 : a->vertex > b->vertex;
+}
+
+static ossa_result fail(ossa_error *error, ossa_result code, const char *message) {
+    if (error) {
+        memset(error, 0, sizeof *error);
+        error->code = code;
+        strncpy(error->message, message, sizeof error->message - 1);
+    }
+    return code;
+}
+
+void ossa_skin_mesh_free(ossa_skin_mesh *m) {
+    if (!m) return;
+    ossa_allocator a = m->allocator;
+    mem_free(&a, m->histogram);
+    mem_free(&a, m->blocks);
+    free_floats(&a, m->data);
+    mem_free(&a, m->rel_joints);
+    mem_free(&a, m->abs_joints);
+    free_floats(&a, m->morph);
+    mem_free(&a, m->order);
+    mem_free(&a, m);
+}
+
+static ossa_result check_desc(const ossa_skin_mesh_desc *d, ossa_error *error) {
+    if (!d->input.positions && d->vertex_count)
+        return fail(error, OSSA_ERROR_ARGUMENT, "a prepared mesh needs positions");
+    if (d->vertex_count > UINT32_MAX - 2 * SKIN_BLOCK * 64)
+        return fail(error, OSSA_ERROR_ARGUMENT, "too many vertices for a prepared mesh");
+    if (d->input.set_count && d->joint_count > 65536)
+        return fail(error, OSSA_ERROR_ARGUMENT, "more than 65536 joints");
+    for (uint32_t s = 0; s < d->input.set_count; s++) {
+        const ossa_influence_set *set = &d->input.sets[s];
+        if (!set->joints || !set->weights)
+            return fail(error, OSSA_ERROR_ARGUMENT, "an influence set lacks joints or weights");
+        if (set->joints_type != OSSA_COMPONENT_UNSIGNED_BYTE &&
+            set->joints_type != OSSA_COMPONENT_UNSIGNED_SHORT)
+            return fail(error, OSSA_ERROR_ARGUMENT, "joints must be unsigned byte or short");
+        if (set->weights_type != OSSA_COMPONENT_FLOAT &&
+            set->weights_type != OSSA_COMPONENT_UNSIGNED_BYTE &&
+            set->weights_type != OSSA_COMPONENT_UNSIGNED_SHORT)
+            return fail(error, OSSA_ERROR_ARGUMENT,
+                        "weights must be float or normalized unsigned byte or short");
+    }
+    return OSSA_OK;
+}
+
+/* Copies attribute rows of a vertex into lane `lane` of a block's SoA rows. */
+static void put_rows(float *rows, unsigned lane, const float *src, int n) {
+    for (int c = 0; c < n; c++)
+        rows[c * SKIN_BLOCK + lane] = src[c];
+}
+
+static const float *stream_at(const float *base, size_t stride, size_t packed, size_t v) {
+    return (const float *)skin_element(base, stride, packed, v);
+}
+
+ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh **out,
+                                  ossa_error *error) {
+    *out = NULL;
+    ossa_result r = check_desc(d, error);
+    if (r != OSSA_OK) return r;
+    const ossa_allocator *a = &d->allocator;
+    const ossa_skin_input *in = &d->input;
+    size_t n = d->vertex_count;
+    uint32_t cap = 4 * in->set_count;
+    ossa_skin_mesh *m = mem_alloc(a, sizeof *m);
+    vertex_key *keys = mem_alloc(a, n * sizeof *keys);
+    uint32_t *all_joints = mem_alloc(a, n * (size_t)(cap ? cap : 1) * sizeof(uint32_t));
+    float *all_weights = mem_alloc(a, n * (size_t)(cap ? cap : 1) * sizeof(float));
+    if (m) {
+        memset(m, 0, sizeof *m);
+        m->allocator = *a;
+    }
+    if (!m || !keys || !all_joints || !all_weights) goto out_of_memory;
+    m->vertex_count = n;
+    m->joint_count = in->set_count ? d->joint_count : 0;
+    m->target_count = d->target_count;
+    m->has_normals = in->normals != NULL;
+    m->has_tangents = in->tangents != NULL;
+    for (uint32_t t = 0; t < d->target_count; t++) {
+        m->morph_positions |= d->targets[t].positions != NULL;
+        m->morph_normals |= d->targets[t].normals != NULL && m->has_normals;
+        m->morph_tangents |= d->targets[t].tangents != NULL && m->has_tangents;
+    }
+
+    /* Influences per vertex, and the keys that order the vertices. */
+    for (size_t v = 0; v < n; v++) {
+        int bad = 0;
+        uint32_t *vj = all_joints + v * cap;
+        float *vw = all_weights + v * cap;
+        uint32_t c = skin_gather_influences(in, v, m->joint_count, vj, vw, &bad);
+        if (bad) {
+            mem_free(a, keys);
+            mem_free(a, all_joints);
+            mem_free(a, all_weights);
+            ossa_skin_mesh_free(m);
+            return fail(error, OSSA_ERROR_ARGUMENT, "an influence names a joint beyond the skin");
+        }
+        keys[v].vertex = (uint32_t)v;
+        keys[v].count = c;
+        keys[v].min_joint = c ? vj[0] : 0;
+        keys[v].max_joint = c ? vj[0] : 0;
+        for (uint32_t k = 1; k < c; k++) {
+            if (vj[k] < keys[v].min_joint) keys[v].min_joint = vj[k];
+            if (vj[k] > keys[v].max_joint) keys[v].max_joint = vj[k];
+        }
+        if (c > m->max_influences) m->max_influences = c;
+    }
+    qsort(keys, n, sizeof *keys, compare_keys);
+    m->histogram = mem_alloc(a, (m->max_influences + 1) * sizeof(size_t));
+    if (!m->histogram) goto out_of_memory;
+    memset(m->histogram, 0, (m->max_influences + 1) * sizeof(size_t));
+    for (size_t v = 0; v < n; v++)
+        m->histogram[keys[v].count]++;
+
+    /* Sizes: blocks per group, float data, joint bytes. */
+    size_t block_count = 0, floats = 0, rel = 0, abs = 0;
+    size_t attr_rows = 3 + 3 * (size_t)m->has_normals + 4 * (size_t)m->has_tangents;
+    for (uint32_t c = 0; c <= m->max_influences; c++) {
+        size_t blocks = (m->histogram[c] + SKIN_BLOCK - 1) / SKIN_BLOCK;
+        block_count += blocks;
+        floats += blocks * SKIN_BLOCK * (attr_rows + (c > 1 ? c : 0));
+        rel += blocks * SKIN_BLOCK * c; /* upper bounds: a block is narrow or wide */
+        abs += blocks * SKIN_BLOCK * c;
+    }
+    m->block_count = block_count;
+    m->slot_count = block_count * SKIN_BLOCK;
+    m->morph_target_floats =
+        SKIN_BLOCK * (3 * (size_t)m->morph_positions + 3 * (size_t)m->morph_normals +
+                      3 * (size_t)m->morph_tangents);
+    m->morph_block_floats = m->morph_target_floats * m->target_count;
+    m->blocks = mem_alloc(a, block_count * sizeof *m->blocks);
+    m->data = alloc_floats(a, floats);
+    m->rel_joints = mem_alloc(a, rel);
+    m->abs_joints = mem_alloc(a, abs * sizeof(uint16_t));
+    m->order = mem_alloc(a, m->slot_count * sizeof(uint32_t));
+    if (m->morph_block_floats) m->morph = alloc_floats(a, m->morph_block_floats * block_count);
+    if (!m->blocks || !m->data || !m->rel_joints || !m->abs_joints || !m->order ||
+        (m->morph_block_floats && !m->morph))
+        goto out_of_memory;
+    m->data_floats = floats;
+
+    /* Fill the blocks group by group. */
+    size_t first = 0, block = 0, fpos = 0, rpos = 0, apos = 0;
+    while (first < n) {
+        uint32_t c = keys[first].count;
+        size_t group_end = first;
+        while (group_end < n && keys[group_end].count == c)
+            group_end++;
+        for (size_t start = first; start < group_end; start += SKIN_BLOCK, block++) {
+            skin_block *b = &m->blocks[block];
+            memset(b, 0, sizeof *b);
+            b->count = (uint8_t)c;
+            b->data = (uint32_t)fpos;
+            uint32_t lo = UINT32_MAX, hi = 0;
+            size_t lanes[SKIN_BLOCK];
+            for (unsigned l = 0; l < SKIN_BLOCK; l++) {
+                size_t k = start + l < group_end ? start + l : group_end - 1;
+                lanes[l] = keys[k].vertex;
+                if (start + l < group_end) b->valid |= (uint16_t)(1u << l);
+                m->order[block * SKIN_BLOCK + l] = keys[k].vertex;
+                if (c && keys[k].min_joint < lo) lo = keys[k].min_joint;
+                if (c && keys[k].max_joint > hi) hi = keys[k].max_joint;
+            }
+            if (c) {
+                /* Few distinct windows: each change of window costs a table reload. */
+                uint32_t base = lo & ~15u;
+                if (m->joint_count <= SKIN_WINDOW)
+                    base = 0;
+                else if (base + SKIN_WINDOW > m->joint_count)
+                    base = m->joint_count - SKIN_WINDOW;
+                if (hi >= base + SKIN_WINDOW) base = lo;
+                b->narrow = hi < base + SKIN_WINDOW;
+                b->base = (uint16_t)(b->narrow ? base : 0);
+                b->joints = (uint32_t)(b->narrow ? rpos : apos);
+            }
+            float *rows = m->data + fpos;
+            float *weights = rows + attr_rows * SKIN_BLOCK;
+            for (unsigned l = 0; l < SKIN_BLOCK; l++) {
+                size_t v = lanes[l];
+                put_rows(rows, l, stream_at(in->positions, in->positions_stride, 12, v), 3);
+                if (m->has_normals)
+                    put_rows(rows + 3 * SKIN_BLOCK, l,
+                             stream_at(in->normals, in->normals_stride, 12, v), 3);
+                if (m->has_tangents)
+                    put_rows(rows + (3 + 3 * (size_t)m->has_normals) * SKIN_BLOCK, l,
+                             stream_at(in->tangents, in->tangents_stride, 16, v), 4);
+                for (uint32_t k = 0; k < c; k++) {
+                    uint32_t j = all_joints[v * cap + k];
+                    if (c > 1) weights[k * SKIN_BLOCK + l] = all_weights[v * cap + k];
+                    if (b->narrow)
+                        m->rel_joints[rpos + k * SKIN_BLOCK + l] = (uint8_t)(j - b->base);
+                    else
+                        m->abs_joints[apos + k * SKIN_BLOCK + l] = (uint16_t)j;
+                }
+                if (m->morph) {
+                    float *md = m->morph + block * m->morph_block_floats;
+                    for (uint32_t t = 0; t < d->target_count; t++) {
+                        const ossa_morph_target_streams *ts = &d->targets[t];
+                        float *row = md + t * m->morph_target_floats;
+                        if (m->morph_positions) {
+                            if (ts->positions)
+                                put_rows(row, l,
+                                         stream_at(ts->positions, ts->positions_stride, 12, v), 3);
+                            row += 3 * SKIN_BLOCK;
+                        }
+                        if (m->morph_normals) {
+                            if (ts->normals)
+                                put_rows(row, l, stream_at(ts->normals, ts->normals_stride, 12, v),
+                                         3);
+                            row += 3 * SKIN_BLOCK;
+                        }
+                        if (m->morph_tangents && ts->tangents)
+                            put_rows(row, l, stream_at(ts->tangents, ts->tangents_stride, 12, v),
+                                     3);
+                    }
+                }
+            }
+            fpos += SKIN_BLOCK * (attr_rows + (c > 1 ? c : 0));
+            if (c && b->narrow)
+                rpos += SKIN_BLOCK * c;
+            else
+                apos += SKIN_BLOCK * c;
+        }
+        first = group_end;
+    }
+    mem_free(a, keys);
+    mem_free(a, all_joints);
+    mem_free(a, all_weights);
+    *out = m;
+    return OSSA_OK;
+
+out_of_memory:
+    mem_free(a, keys);
+    mem_free(a, all_joints);
+    mem_free(a, all_weights);
+    ossa_skin_mesh_free(m);
+    return fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory building a prepared mesh");
+}
+
+size_t ossa_skin_mesh_vertex_count(const ossa_skin_mesh *m) {
+    return m->vertex_count;
+}
+size_t ossa_skin_mesh_slot_count(const ossa_skin_mesh *m) {
+    return m->slot_count;
+}
+const uint32_t *ossa_skin_mesh_order(const ossa_skin_mesh *m) {
+    return m->order;
+}
+uint32_t ossa_skin_mesh_max_influences(const ossa_skin_mesh *m) {
+    return m->max_influences;
+}
+uint32_t ossa_skin_mesh_target_count(const ossa_skin_mesh *m) {
+    return m->target_count;
+}
+int ossa_skin_mesh_has_normals(const ossa_skin_mesh *m) {
+    return m->has_normals;
+}
+int ossa_skin_mesh_has_tangents(const ossa_skin_mesh *m) {
+    return m->has_tangents;
+}
+
+size_t ossa_skin_mesh_influence_histogram(const ossa_skin_mesh *m, uint32_t count) {
+    return count <= m->max_influences ? m->histogram[count] : 0;
+}

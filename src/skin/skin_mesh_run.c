@@ -1,0 +1,123 @@
+/* ossa_skin_mesh_run: backend choice, per-call context, and the generic output store. */
+#include <string.h>
+
+#include "skin_mesh_internal.h"
+
+static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+
+int ossa_skin_backend_supported(ossa_skin_backend backend) {
+    switch (backend) {
+    case OSSA_SKIN_BACKEND_AUTO:
+    case OSSA_SKIN_BACKEND_SCALAR:
+        return 1;
+#if defined(__x86_64__) || defined(__i386__)
+    case OSSA_SKIN_BACKEND_SSE2:
+        return __builtin_cpu_supports("sse2");
+    case OSSA_SKIN_BACKEND_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case OSSA_SKIN_BACKEND_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl");
+#endif
+    default:
+        return 0;
+    }
+}
+
+ossa_skin_backend ossa_skin_backend_best(void) {
+    for (int b = OSSA_SKIN_BACKEND_COUNT - 1; b > OSSA_SKIN_BACKEND_SCALAR; b--)
+        if (ossa_skin_backend_supported((ossa_skin_backend)b)) return (ossa_skin_backend)b;
+    return OSSA_SKIN_BACKEND_SCALAR;
+}
+
+const char *ossa_skin_backend_name(ossa_skin_backend backend) {
+    static const char *const names[] = {"auto", "scalar", "sse2", "avx2", "avx512"};
+    return (unsigned)backend < OSSA_SKIN_BACKEND_COUNT ? names[backend] : "unknown";
+}
+
+static skin_range_fn range_function(ossa_skin_backend backend) {
+    if (backend == OSSA_SKIN_BACKEND_AUTO || !ossa_skin_backend_supported(backend))
+        backend = ossa_skin_backend_best();
+    switch (backend) {
+#if defined(__x86_64__) || defined(__i386__)
+    case OSSA_SKIN_BACKEND_SSE2:
+        return skin_range_sse2;
+    case OSSA_SKIN_BACKEND_AVX2:
+        return skin_range_avx2;
+    case OSSA_SKIN_BACKEND_AVX512:
+        return skin_range_avx512;
+#endif
+    default:
+        return skin_range_scalar;
+    }
+}
+
+void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
+                        const ossa_skin_output *output, size_t begin, size_t end) {
+    skin_ctx ctx;
+    ctx.mesh = mesh;
+    ctx.dqs = frame->mode == OSSA_SKIN_DQS;
+    ctx.table = NULL;
+    if (mesh->joint_count) {
+        ctx.table = ctx.dqs ? frame->dual_quats : frame->palette;
+        if (!ctx.table || frame->joint_count < mesh->joint_count) return;
+    }
+    memcpy(ctx.transform, !mesh->joint_count && frame->transform ? frame->transform : identity,
+           sizeof ctx.transform);
+    ctx.morph_weights = frame->morph_weights;
+    ctx.morph_weight_count = frame->morph_weights ? frame->morph_weight_count : 0;
+    size_t out_bytes = 12 * (size_t)(output->positions != NULL) +
+                       12 * (size_t)(output->normals && mesh->has_normals);
+    ctx.nontemporal = mesh->slot_count * out_bytes >= SKIN_NONTEMPORAL_BYTES;
+    range_function(frame->backend)(&ctx, output, frame->order, begin, end);
+}
+
+static float *element(float *base, size_t stride, size_t packed, size_t i) {
+    return (float *)((unsigned char *)base + i * (stride ? stride : packed));
+}
+
+void skin_store_block_generic(const skin_ctx *ctx, const ossa_skin_output *out,
+                              ossa_skin_order order, size_t block, const float *res, unsigned lo,
+                              unsigned hi) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    const skin_block *b = &mesh->blocks[block];
+    for (unsigned l = lo; l < hi; l++) {
+        size_t slot = block * SKIN_BLOCK + l;
+        size_t i = slot;
+        if (order == OSSA_SKIN_ORDER_ORIGINAL) {
+            if (!(b->valid & (1u << l))) continue;
+            i = mesh->order[slot];
+        }
+        if (out->positions) {
+            float *p = element(out->positions, out->positions_stride, 12, i);
+            for (int c = 0; c < 3; c++)
+                p[c] = res[c * SKIN_BLOCK + l];
+        }
+        if (out->normals && mesh->has_normals) {
+            float *p = element(out->normals, out->normals_stride, 12, i);
+            for (int c = 0; c < 3; c++)
+                p[c] = res[(3 + c) * SKIN_BLOCK + l];
+        }
+        if (out->tangents && mesh->has_tangents) {
+            float *p = element(out->tangents, out->tangents_stride, 16, i);
+            for (int c = 0; c < 4; c++)
+                p[c] = res[(6 + c) * SKIN_BLOCK + l];
+        }
+    }
+}
+
+double ossa_skin_mesh_bytes_per_vertex(const ossa_skin_mesh *mesh, const ossa_skin_output *out) {
+    if (!mesh->slot_count) return 0.0;
+    /* Read: the block's float rows, its joint bytes; written: the requested outputs. */
+    double read = 0.0;
+    for (size_t bi = 0; bi < mesh->block_count; bi++) {
+        const skin_block *b = &mesh->blocks[bi];
+        read += (double)b->count * SKIN_BLOCK * (b->narrow ? 1.0 : 2.0);
+    }
+    read += (double)mesh->data_floats * sizeof(float);
+    double per_slot = read / (double)mesh->slot_count;
+    if (out->positions) per_slot += 12.0;
+    if (out->normals && mesh->has_normals) per_slot += 12.0;
+    if (out->tangents && mesh->has_tangents) per_slot += 16.0;
+    return per_slot;
+}

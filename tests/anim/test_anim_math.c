@@ -1,0 +1,451 @@
+/* Unit tests on hand-built data: slerp accuracy, key search, interpolation modes, wrap modes,
+ * forward kinematics (matrix, rigid, similarity), palettes and dual quaternions, rig order and
+ * matrix decomposition. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossa/anim.h"
+#include "ossa/pose.h"
+#include "ossa/rig.h"
+#include "pose/xform.h"
+#include "test_support.h"
+
+#define PI 3.14159265358979323846
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double frand(void) { /* uniform in [0, 1) */
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void random_quat(float *q) {
+    double v[4], n = 0.0;
+    for (int k = 0; k < 4; k++) {
+        v[k] = frand() * 2.0 - 1.0;
+        n += v[k] * v[k];
+    }
+    n = sqrt(n);
+    for (int k = 0; k < 4; k++)
+        q[k] = (float)(v[k] / n);
+}
+
+static void slerp_double(const float *a, const float *b, double t, double *out) {
+    double d = 0.0;
+    for (int k = 0; k < 4; k++)
+        d += (double)a[k] * b[k];
+    double sign = d < 0.0 ? -1.0 : 1.0;
+    d = fabs(d);
+    if (d > 1.0) d = 1.0;
+    double angle = acos(d), w0, w1;
+    if (angle < 1e-12) {
+        w0 = 1.0 - t;
+        w1 = t;
+    } else {
+        w0 = sin((1.0 - t) * angle) / sin(angle);
+        w1 = sin(t * angle) / sin(angle);
+    }
+    for (int k = 0; k < 4; k++)
+        out[k] = w0 * a[k] + sign * w1 * b[k];
+}
+
+static void test_slerp(void) {
+    double worst = 0.0;
+    for (int i = 0; i < 200000; i++) {
+        float a[4], b[4], out[4];
+        double ref[4];
+        random_quat(a);
+        random_quat(b);
+        if (i % 4 == 1) /* close keys */
+            for (int k = 0; k < 4; k++)
+                b[k] = a[k] + (float)((frand() - 0.5) * 1e-3);
+        if (i % 4 == 2) xf_quat_normalize(b);
+        float t = (float)frand();
+        ossa_quat_slerp(a, b, t, out);
+        slerp_double(a, b, t, ref);
+        for (int k = 0; k < 4; k++)
+            worst = fmax(worst, fabs(out[k] - ref[k]));
+    }
+    printf("slerp: max component error vs double slerp %.3g\n", worst);
+    CHECKF(worst < 1e-6, "slerp error %.3g", worst);
+
+    /* q and -q are the same rotation: the result must not depend on the sign. */
+    for (int i = 0; i < 1000; i++) {
+        float a[4], b[4], nb[4], r1[4], r2[4];
+        random_quat(a);
+        random_quat(b);
+        for (int k = 0; k < 4; k++)
+            nb[k] = -b[k];
+        float t = (float)frand();
+        ossa_quat_slerp(a, b, t, r1);
+        ossa_quat_slerp(a, nb, t, r2);
+        CHECK(memcmp(r1, r2, sizeof r1) == 0);
+    }
+    /* Exact at the ends, unit in between, stable for identical and nearly identical keys. */
+    float a[4] = {0.1f, 0.7f, -0.1f, 0.7f}, b[4], out[4];
+    xf_quat_normalize(a);
+    ossa_quat_slerp(a, a, 0.0f, out);
+    CHECK(memcmp(out, a, sizeof a) == 0);
+    ossa_quat_slerp(a, a, 0.37f, out);
+    for (int k = 0; k < 4; k++)
+        CHECK_NEAR(out[k], a[k], 2e-7);
+    memcpy(b, a, sizeof b);
+    b[0] = nextafterf(b[0], 1.0f);
+    ossa_quat_slerp(a, b, 0.5f, out);
+    for (int k = 0; k < 4; k++)
+        CHECK_NEAR(out[k], a[k], 2e-7);
+    float c[4] = {-a[0], -a[1], -a[2], -a[3]}; /* opposite keys: the same rotation */
+    ossa_quat_slerp(a, c, 0.5f, out);
+    for (int k = 0; k < 4; k++)
+        CHECK_NEAR(fabsf(out[k]), fabsf(a[k]), 2e-7);
+    ossa_quat_slerp(a, c, 1.0f, out);
+    for (int k = 0; k < 4; k++)
+        CHECK_NEAR(out[k], a[k], 0.0);
+    /* 180-degree rotation between keys (quaternions at 90 degrees in 4D). */
+    float x0[4] = {0, 0, 0, 1}, x1[4] = {1, 0, 0, 0};
+    ossa_quat_slerp(x0, x1, 0.25f, out);
+    CHECK_NEAR(out[0], sin(PI / 8), 3e-7);
+    CHECK_NEAR(out[3], cos(PI / 8), 3e-7);
+}
+
+static void test_find_key(void) {
+    float times[200];
+    for (int trial = 0; trial < 50; trial++) {
+        uint32_t n = 1 + (uint32_t)(frand() * 199);
+        float t = (float)frand();
+        for (uint32_t i = 0; i < n; i++) {
+            times[i] = t;
+            t += (float)(0.001 + frand() * 0.1);
+        }
+        uint32_t hint = 0;
+        float time = times[0] - 0.5f;
+        for (int step = 0; step < 4000; step++) {
+            double r = frand();
+            if (r < 0.6)
+                time += (float)(frand() * 0.03); /* playback */
+            else if (r < 0.7)
+                time -= (float)(frand() * 0.05); /* backward */
+            else if (r < 0.8)
+                time = times[(uint32_t)(frand() * n)]; /* exactly on a key */
+            else
+                time = (float)(frand() * (t - times[0] + 2.0) + times[0] - 1.0); /* jump */
+            uint32_t a = ossa_find_key(times, n, time, hint);
+            uint32_t b = ossa_find_key_stateless(times, n, time);
+            CHECKF(a == b, "n=%u t=%.9g: cursor %u, search %u", n, (double)time, a, b);
+            /* The defining property: the largest i <= n - 2 with times[i] <= time. */
+            uint32_t expect = 0;
+            for (uint32_t i = 0; n >= 2 && i <= n - 2; i++)
+                if (times[i] <= time) expect = i;
+            if (a != expect) CHECKF(a == expect, "n=%u: %u vs %u", n, a, expect);
+            hint = (uint32_t)(frand() < 0.02 ? frand() * 500 : a); /* also stale hints */
+        }
+    }
+}
+
+/* A hand-built one-node rig and a clip with translation/rotation/scale tracks. */
+static int32_t one_parent[1] = {-1}, one_index[1] = {0}, one_none[1] = {-1};
+static const char *one_names[1] = {"n"};
+static uint8_t one_fixed[1] = {0};
+static float one_fixed_local[12];
+static uint32_t one_zero[1] = {0}, one_weight_count[1] = {2};
+static float one_rest_weights[2] = {0.25f, 0.5f};
+static ossa_trs one_rest[1] = {{{1, 2, 3}, {0, 0, 0, 1}, {1, 1, 1}}};
+
+static ossa_rig one_node_rig(void) {
+    ossa_rig rig = {1,        one_parent, one_index,        one_index,        one_names,
+                    one_rest, one_fixed,  one_fixed_local,  one_none,         one_none,
+                    2,        one_zero,   one_weight_count, one_rest_weights, 0,
+                    NULL,     0};
+    return rig;
+}
+
+static void test_interpolation(void) {
+    ossa_rig rig = one_node_rig();
+    /* Timeline 0: 3 keys. Translation CUBICSPLINE with zero tangents, scale STEP, weights
+     * LINEAR. Timeline 1: 2 keys, rotation LINEAR. */
+    static const float times[5] = {1.0f, 2.0f, 4.0f, 0.0f, 1.0f};
+    static const float values[] = {/* cubic translation: in, value, out per key */
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0, 0, 0, 10, 20, 30, 0, 0, 0,
+                                   /**/ 0, 0, 0, -5, 5, 1, 0, 0, 0,
+                                   /* step scale */
+                                   1, 1, 1, 2, 2, 2, 3, 3, 3,
+                                   /* linear weights (2 per key) */
+                                   0, 1, 1, 0, 0.5f, 0.5f,
+                                   /* rotation: identity to 90 degrees about z */
+                                   0, 0, 0, 1, 0, 0, 0.70710677f, 0.70710677f};
+    static const ossa_timeline timelines[2] = {{3, 0, 0, 3}, {2, 3, 3, 1}};
+    static const ossa_track tracks[4] = {
+        {0, OSSA_PATH_TRANSLATION, OSSA_INTERP_CUBICSPLINE, 3, 0, 0, 0},
+        {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 0},
+        {0, OSSA_PATH_WEIGHTS, OSSA_INTERP_LINEAR, 2, 0, 36, 0},
+        {0, OSSA_PATH_ROTATION, OSSA_INTERP_LINEAR, 4, 1, 42, 0}};
+    ossa_clip clip = {"c",    0.0f, 4.0f,  4.0f,   2,        timelines,       4,
+                      tracks, 0,    times, values, one_rest, one_rest_weights};
+    ossa_trs local;
+    float weights[2];
+    ossa_pose pose = {&local, weights};
+    uint32_t keys[2] = {0, 0};
+    ossa_cursor cursor = {keys};
+
+    /* Before the first key: first key values; exactly on a key: that key. */
+    ossa_clip_sample(&rig, &clip, 0.5f, &cursor, &pose);
+    CHECK(local.translation[0] == 0.0f && local.scale[0] == 1.0f && weights[1] == 1.0f);
+    ossa_clip_sample(&rig, &clip, 2.0f, &cursor, &pose);
+    CHECK(local.translation[0] == 10.0f && local.translation[2] == 30.0f);
+    CHECK(local.scale[1] == 2.0f && weights[0] == 1.0f && weights[1] == 0.0f);
+    CHECK(memcmp(local.rotation, values + 46, 4 * sizeof(float)) == 0); /* after last key */
+
+    /* Between keys: zero-tangent Hermite is the basis h00 v0 + h01 v1. */
+    for (float t = 2.05f; t < 4.0f; t += 0.1f) {
+        ossa_clip_sample(&rig, &clip, t, NULL, &pose);
+        double u = (t - 2.0) / 2.0;
+        double h00 = 2 * u * u * u - 3 * u * u + 1, h01 = -2 * u * u * u + 3 * u * u;
+        CHECK_NEAR(local.translation[0], h00 * 10 + h01 * -5, 1e-5);
+        CHECK_NEAR(local.translation[1], h00 * 20 + h01 * 5, 1e-5);
+        CHECK(local.scale[2] == 2.0f); /* STEP holds the earlier key */
+        CHECK_NEAR(weights[0], 1.0 - 0.5 * u, 1e-6);
+    }
+    /* Tangents are scaled by the key interval: a tangent of 1 per second over a 2 s interval. */
+    float tangent_values[sizeof values / sizeof values[0]];
+    memcpy(tangent_values, values, sizeof values);
+    tangent_values[9 + 6] = 1.0f; /* key 1 out-tangent x */
+    clip.values = tangent_values;
+    ossa_clip_sample(&rig, &clip, 3.0f, NULL, &pose);
+    {
+        double u = 0.5, h00 = 0.5, h01 = 0.5, h10 = u * u * u - 2 * u * u + u;
+        CHECK_NEAR(local.translation[0], h00 * 10 + h01 * -5 + h10 * 2.0 * 1.0, 1e-5);
+    }
+    clip.values = values;
+    /* Rotation halfway: 45 degrees about z; rest translation untouched by other nodes. */
+    ossa_clip_sample(&rig, &clip, 0.5f, NULL, &pose);
+    CHECK_NEAR(local.rotation[2], sin(PI / 8), 1e-6);
+    CHECK_NEAR(local.rotation[3], cos(PI / 8), 1e-6);
+
+    /* Wrap modes. */
+    CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_CLAMP) == 4.0f);
+    CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_CLAMP) == 0.0f);
+    CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_LOOP) == 1.0f);
+    CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_LOOP) == 3.0f);
+    CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_PING_PONG) == 3.0f);
+    CHECK(ossa_clip_time(&clip, 9.0, OSSA_WRAP_PING_PONG) == 1.0f);
+    CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_PING_PONG) == 1.0f);
+}
+
+/* Chain of four joints along x with rotations about their rest positions. */
+static void test_chain(void) {
+    int32_t parent[4] = {-1, 0, 1, 2}, index[4] = {0, 1, 2, 3}, none[4] = {-1, -1, -1, -1};
+    const char *names[4] = {0};
+    uint8_t fixed[4] = {0};
+    float fixed_local[48] = {0};
+    uint32_t zero[4] = {0};
+    ossa_trs rest[4];
+    for (int i = 0; i < 4; i++) {
+        ossa_trs r = {{i ? 1.0f : 0.5f, i == 2 ? 0.25f : 0.0f, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        rest[i] = r;
+    }
+    ossa_rig rig = {4, parent, index, index, names, rest, fixed, fixed_local, none, none,
+                    0, zero,   zero,  NULL,  0,     NULL, 0};
+    ossa_trs local[4];
+    ossa_pose pose = {local, NULL};
+    float world[48], rigid[28], similar[32];
+    for (int trial = 0; trial < 100; trial++) {
+        ossa_pose_set_rest(&rig, &pose);
+        for (int i = 0; i < 4; i++)
+            random_quat(local[i].rotation);
+        ossa_fk_matrices(&rig, &pose, world);
+        ossa_fk_rigid(&rig, &pose, rigid);
+        for (int i = 0; i < 4; i++) {
+            float m[12];
+            const float *r = rigid + 7 * i;
+            float one[3] = {1, 1, 1};
+            xf_matrix_from_trs(r + 4, r, one, m);
+            for (int k = 0; k < 12; k++)
+                CHECK_NEAR(m[k], world[12 * i + k], 2e-6);
+        }
+        /* DESIGN.md's recursion about rest joint positions x_i (rest rotations are identity):
+         * the transform taking rest to posed world space has Q_i = Q_p q_i and
+         * t_i = t_p + Q_p x_i - Q_i x_i. The one-level shortcut differs below the first child. */
+        float x[4][3], t_prev[3] = {0, 0, 0}, q_prev[4] = {0, 0, 0, 1};
+        double shortcut_gap = 0.0;
+        for (int i = 0; i < 4; i++) {
+            for (int k = 0; k < 3; k++)
+                x[i][k] = (i ? x[i - 1][k] : 0.0f) + rest[i].translation[k];
+            const float *Q = rigid + 7 * i;
+            float Qx[3], Qpx[3], t[3];
+            xf_quat_rotate(Q, x[i], Qx);
+            xf_quat_rotate(q_prev, x[i], Qpx);
+            for (int k = 0; k < 3; k++)
+                t[k] = i ? t_prev[k] + Qpx[k] - Qx[k] : -Qx[k] + x[i][k];
+            /* the transform rest -> posed: M_i = W_i * translation(-x_i) */
+            for (int k = 0; k < 3; k++)
+                CHECK_NEAR(t[k], world[12 * i + 4 * k + 3] - Qx[k], 2e-6);
+            if (i >= 2) {
+                float Qpxp[3];
+                xf_quat_rotate(q_prev, x[i - 1], Qpxp);
+                for (int k = 0; k < 3; k++)
+                    shortcut_gap =
+                        fmax(shortcut_gap, fabs(-Qx[k] + Qpx[k] - Qpxp[k] + x[i - 1][k] - t[k]));
+            }
+            memcpy(t_prev, t, sizeof t);
+            memcpy(q_prev, Q, sizeof q_prev);
+        }
+        if (trial == 0) CHECKF(shortcut_gap > 1e-3, "shortcut gap %.3g", shortcut_gap);
+        /* Uniform scales: the 8-float similarity form equals the matrix path. */
+        for (int i = 0; i < 4; i++) {
+            float s = (float)(0.5 + frand());
+            local[i].scale[0] = local[i].scale[1] = local[i].scale[2] = s;
+        }
+        ossa_fk_matrices(&rig, &pose, world);
+        ossa_fk_similarity(&rig, &pose, similar);
+        for (int i = 0; i < 4; i++) {
+            float m[12];
+            const float *r = similar + 8 * i;
+            float s3[3] = {r[7], r[7], r[7]};
+            xf_matrix_from_trs(r + 4, r, s3, m);
+            for (int k = 0; k < 12; k++)
+                CHECK_NEAR(m[k], world[12 * i + k], 1e-5);
+        }
+    }
+}
+
+static void test_palettes(void) {
+    /* Nodes: 0 mesh node (moved), 1 root joint, 2 child joint. */
+    int32_t parent[3] = {-1, -1, 1}, index[3] = {0, 1, 2}, none[3] = {-1, -1, -1};
+    const char *names[3] = {0};
+    uint8_t fixed[3] = {0};
+    float fixed_local[36] = {0};
+    uint32_t zero[3] = {0};
+    ossa_trs rest[3] = {{{3, 0, 1}, {0, 0.38268343f, 0, 0.92387953f}, {2, 2, 2}},
+                        {{0, 1, 0}, {0, 0, 0, 1}, {1, 1, 1}},
+                        {{0, 1, 0}, {0.5f, 0.5f, 0.5f, 0.5f}, {1, 1, 1}}};
+    int32_t joints[2] = {1, 2}, mesh_nodes[1] = {0};
+    float ibm[24];
+    for (int j = 0; j < 2; j++) {
+        float t[3] = {0, -1.0f - j, 0}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+        xf_matrix_from_trs(t, q, s, ibm + 12 * j);
+    }
+    ossa_rig_skin skin = {2, joints, ibm, 1, mesh_nodes};
+    ossa_rig rig = {3, parent, index, index, names, rest,  fixed, fixed_local, none, none,
+                    0, zero,   zero,  NULL,  1,     &skin, 2};
+    ossa_trs local[3];
+    ossa_pose pose = {local, NULL};
+    ossa_pose_set_rest(&rig, &pose);
+    float world[36], pw[24], pm[24], all[24], dq[16];
+    ossa_fk_matrices(&rig, &pose, world);
+    CHECK(ossa_palette_floats(&rig, 0) == 24);
+    ossa_palette_world(&rig, 0, world, pw);
+    ossa_palette_mesh(&rig, 0, 0, world, pm);
+    /* At rest the IBMs undo the joints: identity world-space palette for joint 0. */
+    for (int k = 0; k < 12; k++)
+        CHECK_NEAR(pw[k], (k % 5 == 0) ? 1.0 : 0.0, 1e-6);
+    for (int j = 0; j < 2; j++) {
+        float back[12];
+        xf_matrix_mul(world, pm + 12 * j, back); /* world(mesh) * mesh palette = world palette */
+        for (int k = 0; k < 12; k++)
+            CHECK_NEAR(back[k], pw[12 * j + k], 1e-5);
+    }
+    ossa_fk_palettes_world(&rig, &pose, world, all);
+    CHECK(memcmp(all, pw, sizeof pw) == 0);
+    /* Dual quaternions: unit real part, and they transform points like the matrices. */
+    ossa_palette_dual_quat(pw, 2, dq);
+    for (int j = 0; j < 2; j++) {
+        const float *r = dq + 8 * j, *d = r + 4;
+        CHECK_NEAR(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3], 1.0, 1e-6);
+        CHECK_NEAR(r[0] * d[0] + r[1] * d[1] + r[2] * d[2] + r[3] * d[3], 0.0, 1e-6);
+        float conj[4] = {-r[0], -r[1], -r[2], r[3]}, t[4];
+        xf_quat_mul(d, conj, t); /* translation = 2 d conj(r) */
+        float p[3] = {0.3f, -0.7f, 1.1f}, rp[3];
+        xf_quat_rotate(r, p, rp);
+        const float *m = pw + 12 * j;
+        for (int k = 0; k < 3; k++)
+            CHECK_NEAR(rp[k] + 2.0f * t[k],
+                       m[4 * k] * p[0] + m[4 * k + 1] * p[1] + m[4 * k + 2] * p[2] + m[4 * k + 3],
+                       1e-5);
+    }
+}
+
+/* Hand-built document: children before parents, a node outside every scene, a TRS matrix
+ * (decomposed) and a sheared matrix (kept fixed). */
+static void test_rig_build(void) {
+    ossa_node nodes[4];
+    memset(nodes, 0, sizeof nodes);
+    int32_t children_of_3[1] = {1}, children_of_1[1] = {0};
+    for (int i = 0; i < 4; i++) {
+        nodes[i].parent = -1;
+        nodes[i].mesh = nodes[i].skin = nodes[i].camera = -1;
+        nodes[i].rotation[3] = 1.0f;
+        nodes[i].scale[0] = nodes[i].scale[1] = nodes[i].scale[2] = 1.0f;
+        xf_matrix_identity(nodes[i].matrix); /* overwritten below where used */
+    }
+    nodes[3].children = children_of_3;
+    nodes[3].child_count = 1;
+    nodes[1].parent = 3;
+    nodes[1].children = children_of_1;
+    nodes[1].child_count = 1;
+    nodes[0].parent = 1;
+    /* node 1: T(1,2,3) * R(90 deg about y) * S(2, 3, -4) as a column-major matrix */
+    float t[3] = {1, 2, 3}, q[4] = {0, 0.70710677f, 0, 0.70710677f}, s[3] = {2, 3, -4}, m[12];
+    xf_matrix_from_trs(t, q, s, m);
+    nodes[1].has_matrix = 1;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            nodes[1].matrix[4 * c + r] = m[4 * r + c];
+    nodes[1].matrix[15] = 1.0f;
+    for (int r = 0; r < 3; r++)
+        nodes[1].matrix[12 + r] = t[r];
+    for (int k = 0; k < 3; k++)
+        nodes[1].matrix[4 * k + 3] = 0.0f;
+    /* node 2 (outside the hierarchy of others): sheared */
+    float shear[16] = {1, 0, 0, 0, 0.5f, 1, 0, 0, 0, 0, 1, 0, 4, 5, 6, 1};
+    nodes[2].has_matrix = 1;
+    memcpy(nodes[2].matrix, shear, sizeof shear);
+    ossa_document doc;
+    memset(&doc, 0, sizeof doc);
+    doc.file = "hand.gltf";
+    doc.nodes = nodes;
+    doc.node_count = 4;
+    ossa_rig *rig = NULL;
+    ossa_error error;
+    CHECK(ossa_rig_build(&doc, NULL, &rig, &error) == OSSA_OK);
+    if (!rig) return;
+    CHECK(rig->node_count == 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        CHECK(rig->parent[i] < (int32_t)i);
+        CHECK(rig->rig_from_gltf[rig->gltf_from_rig[i]] == (int32_t)i);
+        int32_t gp = nodes[rig->gltf_from_rig[i]].parent;
+        CHECK(rig->parent[i] == (gp < 0 ? -1 : rig->rig_from_gltf[gp]));
+    }
+    int32_t r1 = rig->rig_from_gltf[1], r2 = rig->rig_from_gltf[2];
+    CHECK(rig->fixed[r1] == 0 && rig->fixed[r2] == 1);
+    float rebuilt[12];
+    xf_matrix_from_trs(rig->rest[r1].translation, rig->rest[r1].rotation, rig->rest[r1].scale,
+                       rebuilt);
+    for (int k = 0; k < 12; k++)
+        CHECK_NEAR(rebuilt[k], m[k], 1e-5);
+    ossa_trs local[4];
+    float world[48];
+    ossa_pose pose = {local, NULL};
+    ossa_pose_set_rest(rig, &pose);
+    ossa_fk_matrices(rig, &pose, world);
+    CHECK(world[12 * r2 + 1] == 0.5f && world[12 * r2 + 3] == 4.0f); /* shear kept exactly */
+    ossa_rig_free(rig);
+
+    /* A cycle is refused. */
+    nodes[3].parent = 0;
+    int32_t children_of_0[1] = {3};
+    nodes[0].children = children_of_0;
+    nodes[0].child_count = 1;
+    CHECK(ossa_rig_build(&doc, NULL, &rig, &error) == OSSA_ERROR_INVALID && rig == NULL);
+}
+
+int main(void) {
+    test_slerp();
+    test_find_key();
+    test_interpolation();
+    test_chain();
+    test_palettes();
+    test_rig_build();
+    return ossa_test_finish("anim_math");
+}

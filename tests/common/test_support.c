@@ -1,0 +1,111 @@
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int ossa_test_failures = 0;
+int ossa_test_checks = 0;
+
+int ossa_test_near(double a, double b, double tol) {
+    if (isnan(a) || isnan(b)) return 0;
+    return fabs(a - b) <= tol;
+}
+
+int ossa_test_finish(const char *suite) {
+    printf("%s: %d checks, %d failed\n", suite, ossa_test_checks, ossa_test_failures);
+    if (ossa_test_checks == 0) {
+        fprintf(stderr, "%s: no check ran\n", suite);
+        return 1;
+    }
+    return ossa_test_failures == 0 ? 0 : 1;
+}
+
+const char *ossa_test_shared_dir(void) {
+    const char *env = getenv("OSSA_SHARED");
+    return (env && *env) ? env : OSSA_SHARED_DIR;
+}
+
+const char *ossa_test_shared_path(const char *relative) {
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", ossa_test_shared_dir(), relative);
+    return buf;
+}
+
+unsigned char *ossa_test_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    long n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    unsigned char *data = malloc((size_t)n + 1);
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    if (data) {
+        data[n] = 0;
+        *size = (size_t)n;
+    }
+    return data;
+}
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect(const char *dir, const char *suffix, char ***list, size_t *count, size_t *cap) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            free(path);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            collect(path, suffix, list, count, cap);
+            free(path);
+            continue;
+        }
+        size_t n = strlen(path), s = strlen(suffix);
+        if (!S_ISREG(st.st_mode) || n < s || strcmp(path + n - s, suffix) != 0) {
+            free(path);
+            continue;
+        }
+        if (*count == *cap) {
+            *cap = *cap ? *cap * 2 : 64;
+            *list = realloc(*list, *cap * sizeof **list);
+        }
+        (*list)[(*count)++] = path;
+    }
+    closedir(d);
+}
+
+void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
+                    void *user) {
+    char **list = NULL;
+    size_t count = 0, cap = 0;
+    collect(dir, suffix, &list, &count, &cap);
+    qsort(list, count, sizeof *list, compare_strings);
+    for (size_t i = 0; i < count; i++) {
+        fn(list[i], user);
+        free(list[i]);
+    }
+    free(list);
+}

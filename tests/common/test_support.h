@@ -1,0 +1,54 @@
+/* Small helpers shared by every test suite: checks that count failures, the shared corpus. */
+#ifndef OSSA_TEST_SUPPORT_H
+#define OSSA_TEST_SUPPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+extern int ossa_test_failures;
+extern int ossa_test_checks;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        ossa_test_checks++;                                                                        \
+        if (!(cond)) {                                                                             \
+            ossa_test_failures++;                                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+/* CHECK with a printf-style explanation printed on failure. */
+#define CHECKF(cond, ...)                                                                          \
+    do {                                                                                           \
+        ossa_test_checks++;                                                                        \
+        if (!(cond)) {                                                                             \
+            ossa_test_failures++;                                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                                      \
+    CHECKF(ossa_test_near((double)(a), (double)(b), (double)(tol)), "%.9g vs %.9g (tol %.3g)",     \
+           (double)(a), (double)(b), (double)(tol))
+
+int ossa_test_near(double a, double b, double tol);
+
+/* Prints "<suite>: N checks, M failed" and returns the process exit code. */
+int ossa_test_finish(const char *suite);
+
+/* The shared corpus folder: $OSSA_SHARED, else the one configured at build time. */
+const char *ossa_test_shared_dir(void);
+
+/* Joins the shared folder and a relative path into a static buffer (valid until the next call). */
+const char *ossa_test_shared_path(const char *relative);
+
+/* Reads a whole file; returns NULL on failure. The caller frees the result. */
+unsigned char *ossa_test_read_file(const char *path, size_t *size);
+
+/* Calls fn(path, user) for every regular file under dir whose name ends with suffix, sorted. */
+void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
+                    void *user);
+
+#endif

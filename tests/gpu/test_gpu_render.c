@@ -1,0 +1,90 @@
+/* `ossa render`: a GPU-skinned PNG has the silhouette of the CPU-skinned one (IoU >= 0.98), the
+ * SSBO palette path draws the same frame, a GIF holds the requested frames, a %d pattern writes
+ * one PNG per frame, and bad arguments are usage errors. */
+#include <gif_lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "silhouette.h"
+#include "test_support.h"
+
+static void check_silhouettes(const char *model, const char *extra, const char *tag) {
+    char args[2048], gpu[256], cpu[256], ssbo[256];
+    snprintf(gpu, sizeof gpu, "render_%s_gpu.png", tag);
+    snprintf(cpu, sizeof cpu, "render_%s_cpu.png", tag);
+    snprintf(ssbo, sizeof ssbo, "render_%s_ssbo.png", tag);
+    const char *common = "--no-grid --size 320x240";
+    snprintf(args, sizeof args, "render '%s' %s %s --skinning gpu -o %s", model, extra, common,
+             gpu);
+    CHECK(run_cli(args) == 0);
+    snprintf(args, sizeof args, "render '%s' %s %s --skinning cpu -o %s", model, extra, common,
+             cpu);
+    CHECK(run_cli(args) == 0);
+    snprintf(args, sizeof args, "render '%s' %s %s --palette ssbo -o %s", model, extra, common,
+             ssbo);
+    CHECK(run_cli(args) == 0);
+    double coverage = 0;
+    double iou = silhouette_iou(gpu, cpu, &coverage);
+    printf("%s: silhouette IoU gpu/cpu %.5f, coverage %.3f\n", tag, iou, coverage);
+    CHECKF(iou >= 0.98, "%s: IoU %.4f", tag, iou);
+    CHECKF(coverage > 0.01 && coverage < 0.9, "%s: the model covers %.3f of the frame", tag,
+           coverage);
+    iou = silhouette_iou(gpu, ssbo, NULL);
+    CHECKF(iou >= 0.999, "%s: buffer texture vs SSBO IoU %.5f", tag, iou);
+}
+
+static void check_gif(void) {
+    const char *model = ossa_test_shared_path("models/Fox/Fox.glb");
+    char args[1024];
+    snprintf(args, sizeof args, "render '%s' --anim 1 --frames 7 --size 160x120 -o render.gif",
+             model);
+    CHECK(run_cli(args) == 0);
+    int error = 0;
+    GifFileType *gif = DGifOpenFileName("render.gif", &error);
+    CHECKF(gif != NULL, "render.gif does not open: %s", GifErrorString(error));
+    if (!gif) return;
+    CHECK(DGifSlurp(gif) == GIF_OK);
+    CHECKF(gif->ImageCount == 7, "%d frames", gif->ImageCount);
+    CHECK(gif->SWidth == 160 && gif->SHeight == 120);
+    /* the fox moves: the first and the middle frames differ */
+    if (gif->ImageCount == 7) {
+        const GifByteType *a = gif->SavedImages[0].RasterBits, *b = gif->SavedImages[3].RasterBits;
+        int differ = 0;
+        for (int i = 0; i < 160 * 120; i++)
+            differ += a[i] != b[i];
+        CHECKF(differ > 50, "only %d pixels change between frames 0 and 3", differ);
+    }
+    DGifCloseFile(gif, &error);
+}
+
+static void check_sequence(void) {
+    const char *model = ossa_test_shared_path("models/CesiumMan/glTF-Binary/CesiumMan.glb");
+    char args[1024];
+    remove("seq_003.png");
+    snprintf(args, sizeof args, "render '%s' --frames 3 --size 64x48 -o seq_%%03d.png", model);
+    CHECK(run_cli(args) == 0);
+    const char *names[] = {"seq_000.png", "seq_001.png", "seq_002.png", "seq_003.png"};
+    for (int i = 0; i < 4; i++) {
+        FILE *f = fopen(names[i], "rb");
+        CHECKF((f != NULL) == (i < 3), "%s %s", names[i], f ? "exists" : "is missing");
+        if (f) fclose(f);
+    }
+}
+
+int main(void) {
+    char model[1024];
+    snprintf(model, sizeof model, "%s",
+             ossa_test_shared_path("models/CesiumMan/glTF-Binary/CesiumMan.glb"));
+    check_silhouettes(model, "--time 1.0", "cesium");
+    snprintf(model, sizeof model, "%s", ossa_test_shared_path("models/Fox/Fox.glb"));
+    check_silhouettes(model, "--anim 2 --time 0.3 --instances 9", "fox9");
+    snprintf(model, sizeof model, "%s",
+             ossa_test_shared_path("models/MorphStressTest/MorphStressTest.gltf"));
+    check_silhouettes(model, "--anim 1 --time 0.7", "morph");
+    check_gif();
+    check_sequence();
+    CHECK(run_cli("render --bogus -o x.png") == 2);
+    CHECK(run_cli("render") == 2);
+    CHECK(run_cli("render --frames 3 -o one.png") == 2);
+    return ossa_test_finish("gpu_render");
+}

@@ -1,0 +1,93 @@
+/* `ossa info` ($OSSA_CLI): its output on Fox, warnings and refusals on stderr, exit codes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static char out_path[256], err_path[256];
+static char *out_text, *err_text;
+
+/* Runs `ossa info ARGS`, keeps stdout and stderr, returns the exit code. */
+static int run_info(const char *args) {
+    const char *cli = getenv("OSSA_CLI");
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' info %s >'%s' 2>'%s'", cli, args, out_path, err_path);
+    int status = system(command);
+    free(out_text);
+    free(err_text);
+    size_t size;
+    out_text = (char *)ossa_test_read_file(out_path, &size);
+    err_text = (char *)ossa_test_read_file(err_path, &size);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Whether text has a line starting with prefix and containing phrase. */
+static int has_line(const char *text, const char *prefix, const char *phrase) {
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+        if (!strncmp(buf, prefix, strlen(prefix)) && strstr(buf, phrase)) return 1;
+        line = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static const char *model(const char *relative) {
+    static char path[2][1024];
+    static int which;
+    which ^= 1;
+    snprintf(path[which], sizeof path[which], "'%s'", ossa_test_shared_path(relative));
+    return path[which];
+}
+
+int main(void) {
+    if (!getenv("OSSA_CLI")) {
+        fprintf(stderr, "OSSA_CLI is not set\n");
+        return 1;
+    }
+    snprintf(out_path, sizeof out_path, "/tmp/ossa_info_test_%d.out", (int)getpid());
+    snprintf(err_path, sizeof err_path, "/tmp/ossa_info_test_%d.err", (int)getpid());
+
+    CHECK(run_info(model("models/Fox/Fox.glb")) == 0);
+    CHECK(has_line(out_text, "Fox.glb: 26 nodes", "1 skins, 1 meshes, 3 animations, 0 warnings"));
+    CHECK(has_line(out_text, "    2 \"_rootJoint\" *", ""));
+    CHECK(has_line(out_text, "          18 \"b_LeftLeg01_015\" *", ""));
+    CHECK(has_line(out_text, "  1 \"fox\" mesh 0 skin 0", ""));
+    CHECK(has_line(out_text, "  0: 24 joints", "skeleton node 2"));
+    CHECK(has_line(out_text, "    primitive 0: TRIANGLES, 1728 vertices", "1 influence set"));
+    CHECK(has_line(out_text, "  0 \"Survey\": 3.41667 s", "21 channels"));
+    CHECK(has_line(out_text, "    rotation     20: LINEAR 20", ""));
+    CHECK(err_text && err_text[0] == '\0');
+
+    CHECK(run_info(model("models/AssimpSimpleSkin/quad_skin.glb")) == 0);
+    CHECK(has_line(err_text, "warning: quad_skin.glb: nodes[22]: ", "local transform"));
+
+    CHECK(run_info(model("invalid/validator/animation_data/invalid_input_values.gltf")) == 1);
+    CHECK(has_line(err_text, "error: invalid_input_values.gltf: animations[0].samplers[0].input: ",
+                   "negative"));
+    CHECK(out_text && out_text[0] == '\0');
+
+    CHECK(run_info(model("invalid/validator/glb/length_mismatch.glb")) == 1);
+    CHECK(has_line(err_text, "error: length_mismatch.glb: ", "declares 49 bytes"));
+
+    CHECK(run_info("") == 2);
+    CHECK(has_line(err_text, "usage: ossa info MODEL", ""));
+    CHECK(run_info("--frobnicate x.glb") == 2);
+    CHECK(run_info("a.glb b.glb") == 2);
+    CHECK(run_info("--help") == 0);
+    CHECK(has_line(out_text, "usage: ossa info MODEL", ""));
+    CHECK(run_info("/nonexistent/model.gltf") == 1);
+    CHECK(has_line(err_text, "error: model.gltf: ", "cannot be opened"));
+
+    free(out_text);
+    free(err_text);
+    remove(out_path);
+    remove(err_path);
+    return ossa_test_finish("io_info_cli");
+}

@@ -1,0 +1,365 @@
+/* Each validation rule on a small document loaded from memory: the result code, the JSON path
+ * and a key phrase of the message; harmless problems load with a warning at their path. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_test_util.h"
+#include "ossa/document.h"
+#include "test_support.h"
+
+/* One binary buffer shared by the cases (byte offsets in the comments). */
+static uint8_t bin[400];
+
+static void build_bin(void) {
+    const float times_bad[4] = {0, 0.5f, 0.5f, 1};                            /* 0 */
+    const float times_ok[4] = {0, 0.5f, 1, 1.5f};                             /* 16 */
+    const float vec3[12] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0};              /* 32 */
+    const float quats[16] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}; /* 80 */
+    const float nan3[4] = {NAN, 0, 0, 0};                                     /* 144 */
+    const float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+                           1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; /* 160 */
+    const uint16_t indices[4] = {0, 1, 5, 0};                               /* 288 */
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};                       /* 296 */
+    const uint8_t joints[12] = {0, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0};        /* 332 */
+    const float weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};   /* 344 */
+    memcpy(bin + 0, times_bad, 16);
+    memcpy(bin + 16, times_ok, 16);
+    memcpy(bin + 32, vec3, 48);
+    memcpy(bin + 80, quats, 64);
+    memcpy(bin + 144, nan3, 16);
+    memcpy(bin + 160, ibm, 128);
+    memcpy(bin + 288, indices, 8);
+    memcpy(bin + 296, pos, 36);
+    memcpy(bin + 332, joints, 12);
+    memcpy(bin + 344, weights, 48);
+}
+
+/* The common head: the buffer, one view over all of it, and accessors
+ * 0 times_bad, 1 times_ok, 2 translations (VEC3 x4), 3 rotations (VEC4 x4), 4 NaN VEC3,
+ * 5 IBMs (MAT4 x2), 6 indices (3), 7 positions (3), 8 joints (3), 9 weights (3),
+ * 10 the times_ok again as VEC4 UNSIGNED_INT... (format errors), 11 rotations as SCALAR x16. */
+#define HEAD                                                                                       \
+    "'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],"                                    \
+    "'bufferViews':[{'buffer':0,'byteLength':400}],'accessors':["                                  \
+    "{'bufferView':0,'componentType':5126,'count':4,'type':'SCALAR'},"                             \
+    "{'bufferView':0,'byteOffset':16,'componentType':5126,'count':4,'type':'SCALAR'},"             \
+    "{'bufferView':0,'byteOffset':32,'componentType':5126,'count':4,'type':'VEC3'},"               \
+    "{'bufferView':0,'byteOffset':80,'componentType':5126,'count':4,'type':'VEC4'},"               \
+    "{'bufferView':0,'byteOffset':144,'componentType':5126,'count':1,'type':'VEC3'},"              \
+    "{'bufferView':0,'byteOffset':160,'componentType':5126,'count':2,'type':'MAT4'},"              \
+    "{'bufferView':0,'byteOffset':288,'componentType':5123,'count':3,'type':'SCALAR'},"            \
+    "{'bufferView':0,'byteOffset':296,'componentType':5126,'count':3,'type':'VEC3'},"              \
+    "{'bufferView':0,'byteOffset':332,'componentType':5121,'count':3,'type':'VEC4'},"              \
+    "{'bufferView':0,'byteOffset':344,'componentType':5126,'count':3,'type':'VEC4'},"              \
+    "{'bufferView':0,'byteOffset':16,'componentType':5125,'count':1,'type':'VEC4'},"               \
+    "{'bufferView':0,'byteOffset':80,'componentType':5126,'count':16,'type':'SCALAR'}]"
+
+typedef struct rule_case {
+    const char *name;
+    const char *json; /* appended after HEAD inside the root object */
+    ossa_result code;
+    const char *path;
+    const char *phrase;
+} rule_case;
+
+static const rule_case cases[] = {
+    {"key times increase",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':0,'output':2}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].input",
+     "key times must increase (t[2] = 0.5 after t[1] = 0.5)"},
+    {"output count",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':4}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].output", "but 4 keys"},
+    {"cubic output count",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':2,"
+     "'interpolation':'CUBICSPLINE'}],'channels':[{'sampler':0,'target':{'node':0,'path':"
+     "'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].output", "x 3 (CUBICSPLINE) need 12"},
+    {"translation format",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':3}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].output", "not a valid format for translation"},
+    {"rotation format",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':2}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'rotation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].output", "not a valid format for rotation"},
+    {"input format",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':10,'output':2}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].input", "key times must be SCALAR FLOAT"},
+    {"weights need morph targets",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,"
+     "'output':11}],'channels':[{'sampler':0,'target':{'node':0,'path':'weights'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].channels[0].target", "no mesh with morph targets"},
+    {"duplicate channel target",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,"
+     "'output':2}],'channels':[{'sampler':0,'target':{'node':0,'path':'translation'}},"
+     "{'sampler':0,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].channels[1].target", "already animates"},
+    {"channel sampler index",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,"
+     "'output':2}],'channels':[{'sampler':3,'target':{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].channels[0].sampler", "refers to sampler 3"},
+    {"NaN key value",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':4}],"
+     "'channels':[{'sampler':0,'target':{'node':0,'path':'scale'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].output", "values"},
+    {"hierarchy cycle", ",'nodes':[{'children':[1]},{'children':[2]},{'children':[0]}]",
+     OSSA_ERROR_INVALID, "nodes[0]", "cycle"},
+    {"two parents", ",'nodes':[{'children':[2]},{'children':[2]},{}]", OSSA_ERROR_INVALID,
+     "nodes[1].children[0]", "only one parent"},
+    {"own child", ",'nodes':[{'children':[0]}]", OSSA_ERROR_INVALID, "nodes[0].children[0]",
+     "itself"},
+    {"child index", ",'nodes':[{'children':[4]}]", OSSA_ERROR_INVALID, "nodes[0].children[0]",
+     "refers to node 4"},
+    {"matrix and TRS", ",'nodes':[{'matrix':[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],'scale':[1,1,1]}]",
+     OSSA_ERROR_INVALID, "nodes[0].matrix", "not both"},
+    {"infinite translation", ",'nodes':[{'translation':[1e999,0,0]}]", OSSA_ERROR_INVALID,
+     "nodes[0].translation[0]", "finite"},
+    {"zero rotation", ",'nodes':[{'rotation':[0,0,0,0]}]", OSSA_ERROR_INVALID, "nodes[0].rotation",
+     "zero quaternion"},
+    {"skin joint exists",
+     ",'nodes':[{'mesh':0,'skin':0}],'skins':[{'joints':[0,7]}],"
+     "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}]",
+     OSSA_ERROR_INVALID, "skins[0].joints[1]", "refers to node 7"},
+    {"IBM format", ",'nodes':[{}],'skins':[{'joints':[0],'inverseBindMatrices':3}]",
+     OSSA_ERROR_INVALID, "skins[0].inverseBindMatrices", "MAT4 FLOAT"},
+    {"IBM count", ",'nodes':[{},{},{}],'skins':[{'joints':[0,1,2],'inverseBindMatrices':5}]",
+     OSSA_ERROR_INVALID, "skins[0].inverseBindMatrices", "2 matrices for 3 joints"},
+    {"index range", ",'meshes':[{'primitives':[{'attributes':{'POSITION':7},'indices':6}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].indices", "index 2 is 5"},
+    {"joints range",
+     ",'nodes':[{'mesh':0,'skin':0},{}],'skins':[{'joints':[0,1]}],"
+     "'meshes':[{'primitives':[{'attributes':{'POSITION':7,'JOINTS_0':8,'WEIGHTS_0':9}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.JOINTS_0", "uses joint 3"},
+    {"NaN position", ",'meshes':[{'primitives':[{'mode':0,'attributes':{'POSITION':4}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.POSITION", "not a finite number"},
+    {"JOINTS without WEIGHTS",
+     ",'meshes':[{'primitives':[{'attributes':{'POSITION':7,"
+     "'JOINTS_0':8}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes", "WEIGHTS_0 is missing"},
+    {"attribute format", ",'meshes':[{'primitives':[{'attributes':{'POSITION':9}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.POSITION", "VEC4 FLOAT"},
+    {"attribute counts", ",'meshes':[{'primitives':[{'attributes':{'POSITION':7,'NORMAL':2}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.NORMAL", "has 4 elements"},
+    {"attribute name", ",'meshes':[{'primitives':[{'attributes':{'POSITION':7,'texcoord':7}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.texcoord",
+     "not a glTF attribute name"},
+    {"required extension",
+     ",'extensionsUsed':['KHR_draco_mesh_compression'],"
+     "'extensionsRequired':['KHR_draco_mesh_compression']",
+     OSSA_ERROR_UNSUPPORTED, "extensionsRequired[0]", "'KHR_draco_mesh_compression'"},
+    {"default scene", ",'scene':2,'scenes':[{}]", OSSA_ERROR_INVALID, "scene", "refers to scene 2"},
+    {"scene root with parent", ",'nodes':[{'children':[1]},{}],'scenes':[{'nodes':[1]}]",
+     OSSA_ERROR_INVALID, "scenes[0].nodes[0]", "cannot be a scene root"},
+    {"mesh weights count",
+     ",'meshes':[{'weights':[1],'primitives':[{'attributes':"
+     "{'POSITION':7}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].weights", "has 1 weights, but the primitives have 0"},
+    {"wrong type", ",'nodes':[{'name':42}]", OSSA_ERROR_INVALID, "nodes[0].name",
+     "must be a string"},
+};
+
+static void run_case(const rule_case *c) {
+    char json[8192];
+    snprintf(json, sizeof json, "{" HEAD "%s}", c->json);
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r = io_load_json(json, bin, sizeof bin, NULL, &doc, &error);
+    CHECKF(r == c->code, "%s: result %s, expected %s (%s: %s)", c->name, ossa_result_name(r),
+           ossa_result_name(c->code), error.path, error.message);
+    CHECKF(!strcmp(error.path, c->path), "%s: path '%s', expected '%s'", c->name, error.path,
+           c->path);
+    CHECKF(strstr(error.message, c->phrase) != NULL, "%s: message '%s' lacks '%s'", c->name,
+           error.message, c->phrase);
+    CHECKF(!strcmp(error.file, "case.gltf"), "%s: file '%s'", c->name, error.file);
+    CHECK(doc == NULL);
+    ossa_document_free(doc);
+}
+
+static ossa_result load_text(const char *json, ossa_document **doc, ossa_error *error) {
+    return io_load_json(json, bin, sizeof bin, NULL, doc, error);
+}
+
+/* Accessor ranges, with values near 2^64 that would overflow 64-bit sums. */
+static void test_accessor_ranges(void) {
+    const char *overflows[] = {
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],'bufferViews':[{'buffer':0,"
+        "'byteLength':400}],'accessors':[{'bufferView':0,'byteOffset':392,'componentType':5126,"
+        "'count':1,'type':'VEC3'}]}",
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],'bufferViews':[{'buffer':0,"
+        "'byteLength':400,'byteStride':252}],'accessors':[{'bufferView':0,'componentType':5126,"
+        "'count':9007199254740991,'type':'VEC3'}]}",
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],'bufferViews':[{'buffer':0,"
+        "'byteLength':400}],'accessors':[{'bufferView':0,'byteOffset':9007199254740988,"
+        "'componentType':5126,'count':1,'type':'SCALAR'}]}",
+    };
+    ossa_load_options options;
+    memset(&options, 0, sizeof options);
+    options.max_elements = UINT64_MAX;
+    for (size_t i = 0; i < sizeof overflows / sizeof overflows[0]; i++) {
+        ossa_document *doc = NULL;
+        ossa_error error;
+        ossa_result r = io_load_json(overflows[i], bin, sizeof bin, &options, &doc, &error);
+        CHECKF(r == OSSA_ERROR_INVALID, "range case %zu: %s", i, error.message);
+        CHECKF(!strcmp(error.path, "accessors[0]"), "range case %zu: path %s", i, error.path);
+        CHECKF(strstr(error.message, "do not fit") != NULL, "range case %zu: %s", i, error.message);
+    }
+    /* A buffer view outside its buffer. */
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(load_text("{'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],'bufferViews':["
+                    "{'buffer':0,'byteOffset':9007199254740992,'byteLength':8}]}",
+                    &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "bufferViews[0].byteOffset"));
+    CHECK(load_text("{'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],'bufferViews':["
+                    "{'buffer':0,'byteOffset':396,'byteLength':8}]}",
+                    &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "bufferViews[0].byteLength"));
+    CHECK(strstr(error.message, "outside buffer 0") != NULL);
+    /* The element-count limit. */
+    options.max_elements = 2;
+    CHECK(io_load_json("{" HEAD "}", bin, sizeof bin, &options, &doc, &error) == OSSA_ERROR_LIMIT);
+    CHECK(!strcmp(error.path, "accessors"));
+    options.max_elements = 0;
+    options.max_buffer_bytes = 100;
+    CHECK(io_load_json("{" HEAD "}", bin, sizeof bin, &options, &doc, &error) == OSSA_ERROR_LIMIT);
+    CHECK(!strcmp(error.path, "buffers[0].byteLength"));
+    options.max_buffer_bytes = 0;
+    options.max_file_bytes = 100;
+    CHECK(io_load_json("{" HEAD "}", bin, sizeof bin, &options, &doc, &error) == OSSA_ERROR_LIMIT);
+    CHECK(doc == NULL);
+}
+
+/* Harmless problems load, with a warning at their path. */
+static void test_warnings(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r =
+        load_text("{'asset':{'version':'2.0','custom':1},'buffers':[{'byteLength':400}],"
+                  "'bufferViews':[{'buffer':0,'byteLength':400}],'accessors':["
+                  "{'bufferView':0,'byteOffset':16,'componentType':5126,'count':4,'type':'SCALAR',"
+                  "'min':[0],'max':[2]},"
+                  "{'bufferView':0,'byteOffset':32,'componentType':5126,'count':4,'type':'VEC3'}],"
+                  "'nodes':[{'rotation':[0,0,0,2],'mystery':true}],"
+                  "'images':[{'uri':'missing.png'}],'scenes':[],"
+                  "'animations':[{'samplers':[{'input':0,'output':1}],'channels':[{'sampler':0,"
+                  "'target':{'path':'translation'}}]}]}",
+                  &doc, &error);
+    CHECKF(r == OSSA_OK, "%s: %s", error.path, error.message);
+    CHECK(io_has_warning(doc, "asset.custom", "unknown property"));
+    CHECK(io_has_warning(doc, "accessors[0].max[0]", "does not match the data's maximum 1.5"));
+    CHECK(io_has_warning(doc, "nodes[0].rotation", "length 2"));
+    CHECK(io_has_warning(doc, "nodes[0].mystery", "unknown property"));
+    CHECK(io_has_warning(doc, "images[0].uri", "cannot be loaded"));
+    CHECK(io_has_warning(doc, "scenes", "empty"));
+    CHECK(io_has_warning(doc, "animations[0].channels[0].target", "no target node"));
+    if (doc) {
+        /* The document stays faithful: the quaternion is not normalized. */
+        CHECK(doc->nodes[0].rotation[3] == 2.0f);
+        CHECK(doc->images[0].data == NULL);
+        CHECK(doc->animations[0].channels[0].node == -1);
+    }
+    ossa_document_free(doc);
+}
+
+/* KHR_mesh_quantization widens the attribute formats only when required. */
+static void test_quantization(void) {
+    const char *body =
+        "'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],"
+        "'bufferViews':[{'buffer':0,'byteLength':400}],'accessors':["
+        "{'bufferView':0,'byteOffset':296,'componentType':5122,'count':3,'type':'VEC3'}],"
+        "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}]";
+    char json[2048];
+    ossa_document *doc = NULL;
+    ossa_error error;
+    snprintf(json, sizeof json, "{%s}", body);
+    CHECK(load_text(json, &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "meshes[0].primitives[0].attributes.POSITION"));
+    CHECK(strstr(error.message, "without KHR_mesh_quantization") != NULL);
+    snprintf(json, sizeof json,
+             "{%s,'extensionsUsed':['KHR_mesh_quantization'],"
+             "'extensionsRequired':['KHR_mesh_quantization']}",
+             body);
+    CHECK(load_text(json, &doc, &error) == OSSA_OK);
+    ossa_document_free(doc);
+}
+
+/* A chain of 100,000 nodes loads (no recursion anywhere); closing it into a loop is refused. */
+static void test_deep_hierarchy(void) {
+    const int n = 100000;
+    size_t cap = (size_t)n * 24 + 256;
+    char *json = malloc(cap);
+    for (int loop = 0; loop < 2; loop++) {
+        size_t len = (size_t)snprintf(json, cap, "{'asset':{'version':'2.0'},'nodes':[");
+        for (int i = 0; i < n; i++) {
+            int child = i + 1 < n ? i + 1 : (loop ? 0 : -1);
+            if (child >= 0)
+                len += (size_t)snprintf(json + len, cap - len, "%s{'children':[%d]}", i ? "," : "",
+                                        child);
+            else
+                len += (size_t)snprintf(json + len, cap - len, "%s{}", i ? "," : "");
+        }
+        snprintf(json + len, cap - len, "]}");
+        ossa_document *doc = NULL;
+        ossa_error error;
+        ossa_result r = io_load_json(json, NULL, 0, NULL, &doc, &error);
+        if (!loop) {
+            CHECKF(r == OSSA_OK, "deep chain: %s", error.message);
+            if (doc) CHECK(doc->nodes[n - 1].parent == n - 2 && doc->nodes[0].parent == -1);
+        } else {
+            CHECK(r == OSSA_ERROR_INVALID);
+            CHECK(strstr(error.message, "cycle") != NULL);
+        }
+        ossa_document_free(doc);
+    }
+    free(json);
+}
+
+/* The JSON text itself. */
+static void test_json(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    const char bom[] = "\xEF\xBB\xBF{\"asset\":{\"version\":\"2.0\"}}";
+    ossa_load_options options;
+    memset(&options, 0, sizeof options);
+    options.name = "bom.gltf";
+    CHECK(ossa_document_load_memory(bom, sizeof bom - 1, &options, &doc, &error) ==
+          OSSA_ERROR_JSON);
+    CHECK(strstr(error.message, "byte order mark") != NULL);
+    CHECK(!strcmp(error.file, "bom.gltf"));
+    CHECK(io_load_json("{'asset':{'version':'2.0'},", NULL, 0, NULL, &doc, &error) ==
+          OSSA_ERROR_JSON);
+    CHECK(io_load_json("[1]", NULL, 0, NULL, &doc, &error) == OSSA_ERROR_JSON);
+    CHECK(io_load_json("{}", NULL, 0, NULL, &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "asset"));
+    CHECK(io_load_json("{'asset':{'version':'3.0'}}", NULL, 0, NULL, &doc, &error) ==
+          OSSA_ERROR_UNSUPPORTED);
+    CHECK(!strcmp(error.path, "asset.version"));
+    CHECK(ossa_document_load_memory(NULL, 4, NULL, &doc, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_document_load_memory("{}", 2, NULL, NULL, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_document_load_file("/nonexistent/x.gltf", NULL, &doc, &error) == OSSA_ERROR_IO);
+    CHECK(!strcmp(error.file, "x.gltf"));
+    CHECK(doc == NULL);
+}
+
+int main(void) {
+    build_bin();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (cases[i].code != OSSA_OK) run_case(&cases[i]);
+    /* The head itself is valid. */
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECKF(load_text("{" HEAD "}", &doc, &error) == OSSA_OK, "%s: %s", error.path, error.message);
+    ossa_document_free(doc);
+    test_accessor_ranges();
+    test_warnings();
+    test_quantization();
+    test_deep_hierarchy();
+    test_json();
+    return ossa_test_finish("io_validation");
+}

@@ -1,0 +1,281 @@
+/* Skinning kernels on hand-built data: exact values, renormalisation, morphs, strides, DQS. */
+#include <math.h>
+#include <string.h>
+
+#include "ossa/skin.h"
+#include "skin_test_util.h"
+#include "test_support.h"
+
+static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+static const double PI = 3.14159265358979323846;
+
+/* Joint 0 identity, joint 1 a translation by (2, 4, 6) and a 90 degree turn about z. */
+static void two_joint_palette(float *p) {
+    memcpy(p, identity, sizeof identity);
+    const float turn[12] = {0, -1, 0, 2, 1, 0, 0, 4, 0, 0, 1, 6};
+    memcpy(p + 12, turn, sizeof turn);
+}
+
+static void test_exact_blend(void) {
+    float palette[24];
+    two_joint_palette(palette);
+    /* Interleaved: position xyz, normal xyz, joints u8 x4, weights u8n x4 (32 bytes). */
+    struct vertex {
+        float p[3], n[3];
+        uint8_t j[4], w[4];
+    } v[3] = {
+        {{1, 0, 0}, {1, 0, 0}, {0, 1, 0, 0}, {128, 128, 0, 0}}, /* halves (sum 256/255) */
+        {{1, 2, 3}, {0, 0, 1}, {1, 0, 200, 0}, {255, 0, 0, 0}}, /* joint 200 has weight 0 */
+        {{5, 5, 5}, {0, 1, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},     /* no weight: unchanged */
+    };
+    ossa_influence_set set = {v[0].j, sizeof v[0], OSSA_COMPONENT_UNSIGNED_BYTE,
+                              v[0].w, sizeof v[0], OSSA_COMPONENT_UNSIGNED_BYTE};
+    ossa_skin_input in = {v[0].p, sizeof v[0], v[0].n, sizeof v[0], NULL, 0, &set, 1};
+    float out[3][8];
+    memset(out, 0, sizeof out);
+    ossa_skin_output o = {out[0], sizeof out[0], out[0] + 4, sizeof out[0], NULL, 0};
+    ossa_skin_streams(&in, palette, 2, OSSA_SKIN_LBS, &o, 0, 3);
+    /* vertex 0: 0.5 * (1,0,0) + 0.5 * (2,5,6) */
+    CHECK_NEAR(out[0][0], 1.5, 1e-6);
+    CHECK_NEAR(out[0][1], 2.5, 1e-6);
+    CHECK_NEAR(out[0][2], 3.0, 1e-6);
+    CHECK_NEAR(out[0][4], 0.70710678, 1e-6); /* normalize((1,0,0) + (0,1,0)) */
+    CHECK_NEAR(out[0][5], 0.70710678, 1e-6);
+    CHECK_NEAR(out[0][6], 0.0, 1e-6);
+    /* vertex 1: joint 1 only: (-2+2, 1+4, 3+6) */
+    CHECK_NEAR(out[1][0], 0.0, 1e-6);
+    CHECK_NEAR(out[1][1], 5.0, 1e-6);
+    CHECK_NEAR(out[1][2], 9.0, 1e-6);
+    CHECK_NEAR(out[1][6], 1.0, 1e-6);
+    CHECK_NEAR(out[2][0], 5.0, 0);
+    CHECK_NEAR(out[2][5], 1.0, 0);
+    CHECK_NEAR(out[2][3], 0.0, 0); /* the gap in the output stride is left alone */
+
+    /* The prepared mesh agrees, in every backend, in original order. */
+    ossa_skin_mesh_desc desc = {in, 3, 2, NULL, 0, {0}};
+    ossa_skin_mesh *mesh = NULL;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, NULL) == OSSA_OK);
+    if (!mesh) return;
+    CHECK(ossa_skin_mesh_max_influences(mesh) == 2);
+    CHECK(ossa_skin_mesh_influence_histogram(mesh, 0) == 1);
+    CHECK(ossa_skin_mesh_influence_histogram(mesh, 1) == 1);
+    CHECK(ossa_skin_mesh_influence_histogram(mesh, 2) == 1);
+    CHECK(ossa_skin_mesh_slot_count(mesh) == 48); /* three groups of one vertex */
+    for (int b = OSSA_SKIN_BACKEND_SCALAR; b < OSSA_SKIN_BACKEND_COUNT; b++) {
+        if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
+        float mo[3][8];
+        memset(mo, 0, sizeof mo);
+        ossa_skin_output mout = {mo[0], sizeof mo[0], mo[0] + 4, sizeof mo[0], NULL, 0};
+        ossa_skin_frame frame = {0};
+        frame.palette = palette;
+        frame.joint_count = 2;
+        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+        frame.backend = (ossa_skin_backend)b;
+        ossa_skin_mesh_run(mesh, &frame, &mout, 0, ossa_skin_mesh_slot_count(mesh));
+        for (int i = 0; i < 3; i++)
+            for (int c = 0; c < 7; c++)
+                CHECKF(fabsf(mo[i][c] - out[i][c]) < 1e-6f, "%s vertex %d [%d]: %g vs %g",
+                       ossa_skin_backend_name((ossa_skin_backend)b), i, c, mo[i][c], out[i][c]);
+    }
+    ossa_skin_mesh_free(mesh);
+}
+
+static void test_bad_joint_refused(void) {
+    float p[3] = {0, 0, 0};
+    uint16_t j[4] = {3, 0, 0, 0};
+    float w[4] = {1, 0, 0, 0};
+    ossa_influence_set set = {j, 0, OSSA_COMPONENT_UNSIGNED_SHORT, w, 0, OSSA_COMPONENT_FLOAT};
+    ossa_skin_mesh_desc desc = {{p, 0, NULL, 0, NULL, 0, &set, 1}, 1, 3, NULL, 0, {0}};
+    ossa_skin_mesh *mesh = NULL;
+    ossa_error error;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(mesh == NULL);
+    CHECK(strstr(error.message, "joint") != NULL);
+    desc.joint_count = 4;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, &error) == OSSA_OK);
+    ossa_skin_mesh_free(mesh);
+}
+
+/* Morph then transform, for an unskinned mesh: world * (p + sum w_k d_k), normals and tangents. */
+static void test_morph_unskinned(void) {
+    float pos[2][3] = {{1, 0, 0}, {0, 1, 0}};
+    float nrm[2][3] = {{0, 0, 1}, {0, 0, 1}};
+    float tan[2][4] = {{1, 0, 0, -1}, {1, 0, 0, 1}};
+    float d0[2][3] = {{1, 1, 0}, {0, 0, 2}}, d1[2][3] = {{0, 0, 3}, {-1, 0, 0}};
+    float dn[2][3] = {{1, 0, 0}, {0, 1, -1}};
+    float dt[2][3] = {{0, 1, 0}, {0, 0, 1}};
+    ossa_morph_target_streams targets[2] = {{d0[0], 0, dn[0], 0, dt[0], 0},
+                                            {d1[0], 0, NULL, 0, NULL, 0}};
+    ossa_skin_mesh_desc desc = {{pos[0], 0, nrm[0], 0, tan[0], 0, NULL, 0}, 2, 0, targets, 2, {0}};
+    ossa_skin_mesh *mesh = NULL;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, NULL) == OSSA_OK);
+    if (!mesh) return;
+    CHECK(ossa_skin_mesh_target_count(mesh) == 2);
+    const float world[12] = {2, 0, 0, 10, 0, 2, 0, 20, 0, 0, 2, 30}; /* scale 2, move */
+    const float weights[2] = {0.5f, 2.0f};
+    for (int b = OSSA_SKIN_BACKEND_SCALAR; b < OSSA_SKIN_BACKEND_COUNT; b++) {
+        if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
+        float op[2][3], on[2][3], ot[2][4];
+        ossa_skin_output out = {op[0], 0, on[0], 0, ot[0], 0};
+        ossa_skin_frame frame = {0};
+        frame.transform = world;
+        frame.morph_weights = weights;
+        frame.morph_weight_count = 2;
+        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+        frame.backend = (ossa_skin_backend)b;
+        ossa_skin_mesh_run(mesh, &frame, &out, 0, 16);
+        /* vertex 0: p = (1,0,0) + 0.5(1,1,0) + 2(0,0,3) = (1.5, 0.5, 6) */
+        CHECK_NEAR(op[0][0], 13.0, 1e-5);
+        CHECK_NEAR(op[0][1], 21.0, 1e-5);
+        CHECK_NEAR(op[0][2], 42.0, 1e-5);
+        /* vertex 1: (0,1,0) + 0.5(0,0,2) + 2(-1,0,0) = (-2, 1, 1) */
+        CHECK_NEAR(op[1][0], 6.0, 1e-5);
+        CHECK_NEAR(op[1][1], 22.0, 1e-5);
+        CHECK_NEAR(op[1][2], 32.0, 1e-5);
+        /* normal 0: normalize((0,0,1) + 0.5(1,0,0)) */
+        CHECK_NEAR(on[0][0], 0.5 / sqrt(1.25), 1e-6);
+        CHECK_NEAR(on[0][2], 1.0 / sqrt(1.25), 1e-6);
+        /* normal 1: (0, 0.5, 0.5) normalised */
+        CHECK_NEAR(on[1][1], sqrt(0.5), 1e-6);
+        CHECK_NEAR(on[1][2], sqrt(0.5), 1e-6);
+        /* tangent 0: normalize((1, 0.5, 0)), w kept */
+        CHECK_NEAR(ot[0][0], 1.0 / sqrt(1.25), 1e-6);
+        CHECK_NEAR(ot[0][1], 0.5 / sqrt(1.25), 1e-6);
+        CHECK_NEAR(ot[0][3], -1.0, 0);
+        CHECK_NEAR(ot[1][3], 1.0, 0);
+    }
+    ossa_skin_mesh_free(mesh);
+}
+
+/* Area of a closed polygon in the y-z plane (shoelace). */
+static double yz_area(const float *p, int n) {
+    double a = 0;
+    for (int i = 0; i < n; i++) {
+        const float *u = p + 3 * i, *v = p + 3 * ((i + 1) % n);
+        a += (double)u[1] * v[2] - (double)v[1] * u[2];
+    }
+    return fabs(a) / 2;
+}
+
+/*
+ * A ring of a tube halfway between two joints, the second twisted by 150 degrees about the
+ * tube's axis: LBS averages the two rings' points and shrinks the ring to cos(75 deg) of its
+ * radius (area x 0.067); DQS turns it by 75 degrees and keeps its area.
+ */
+static void test_dqs_keeps_twisted_area(void) {
+    enum { RING = 64 };
+    float pos[RING][3];
+    uint8_t joints[RING][4];
+    uint16_t weights[RING][4];
+    for (int i = 0; i < RING; i++) {
+        double a = 2 * PI * i / RING;
+        pos[i][0] = 0.0f;
+        pos[i][1] = (float)cos(a);
+        pos[i][2] = (float)sin(a);
+        memcpy(joints[i], (uint8_t[4]){0, 1, 0, 0}, 4);
+        memcpy(weights[i], (uint16_t[4]){32768, 32767, 0, 0}, 8);
+    }
+    double angle = 150.0 * PI / 180.0, c = cos(angle), s = sin(angle);
+    float palette[24];
+    memcpy(palette, identity, sizeof identity);
+    const float twist[12] = {1, 0, 0, 0, 0, (float)c, (float)-s, 0, 0, (float)s, (float)c, 0};
+    memcpy(palette + 12, twist, sizeof twist);
+    float dq[24];
+    ossa_skin_dual_quats(palette, 2, dq);
+    ossa_influence_set set = {joints,  0, OSSA_COMPONENT_UNSIGNED_BYTE,
+                              weights, 0, OSSA_COMPONENT_UNSIGNED_SHORT};
+    ossa_skin_input in = {pos[0], 0, NULL, 0, NULL, 0, &set, 1};
+    double rest = yz_area(pos[0], RING);
+    CHECK_NEAR(rest, RING / 2.0 * sin(2 * PI / RING), 1e-5);
+    float lbs[RING][3], dqs[RING][3];
+    ossa_skin_output ol = {lbs[0], 0, NULL, 0, NULL, 0}, od = {dqs[0], 0, NULL, 0, NULL, 0};
+    ossa_skin_streams(&in, palette, 2, OSSA_SKIN_LBS, &ol, 0, RING);
+    ossa_skin_streams(&in, palette, 2, OSSA_SKIN_DQS, &od, 0, RING);
+    double half = cos(angle / 2); /* weights 32768/65535 and 32767/65535: about a half each */
+    CHECK_NEAR(yz_area(lbs[0], RING), rest * half * half, 2e-4);
+    CHECKF(yz_area(lbs[0], RING) < 0.07 * rest, "LBS area %g of %g", yz_area(lbs[0], RING), rest);
+    CHECK_NEAR(yz_area(dqs[0], RING), rest, 1e-4);
+    /* DQS turned the ring by half the twist: vertex 0 goes from (0,1,0) to (0,cos 75,sin 75). */
+    CHECK_NEAR(dqs[0][1], cos(angle / 2), 1e-4);
+    CHECK_NEAR(dqs[0][2], sin(angle / 2), 1e-4);
+
+    ossa_skin_mesh_desc desc = {in, RING, 2, NULL, 0, {0}};
+    ossa_skin_mesh *mesh = NULL;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, NULL) == OSSA_OK);
+    if (!mesh) return;
+    for (int b = OSSA_SKIN_BACKEND_SCALAR; b < OSSA_SKIN_BACKEND_COUNT; b++) {
+        if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
+        float out[RING][3];
+        ossa_skin_output o = {out[0], 0, NULL, 0, NULL, 0};
+        ossa_skin_frame frame = {0};
+        frame.palette = palette;
+        frame.dual_quats = dq;
+        frame.joint_count = 2;
+        frame.mode = OSSA_SKIN_DQS;
+        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+        frame.backend = (ossa_skin_backend)b;
+        ossa_skin_mesh_run(mesh, &frame, &o, 0, ossa_skin_mesh_slot_count(mesh));
+        CHECK_NEAR(yz_area(out[0], RING), rest, 1e-4);
+        skin_test_compare(ossa_skin_backend_name((ossa_skin_backend)b), out[0], dqs[0], RING, 3,
+                          1e-6);
+    }
+    ossa_skin_mesh_free(mesh);
+}
+
+/* A rigid joint with scale: DQS and LBS agree for single influences; antipodal quaternions
+ * (q and -q are the same rotation) blend to the same result. */
+static void test_dqs_matches_rigid(void) {
+    uint64_t seed = 99;
+    float palette[36], dq[36];
+    skin_test_random_palette(&seed, 3, 5.0f, palette);
+    ossa_skin_dual_quats(palette, 3, dq);
+    for (int j = 0; j < 3; j++) {
+        float n = dq[12 * j] * dq[12 * j] + dq[12 * j + 1] * dq[12 * j + 1] +
+                  dq[12 * j + 2] * dq[12 * j + 2] + dq[12 * j + 3] * dq[12 * j + 3];
+        CHECK_NEAR(n, 1.0, 1e-6);
+    }
+    /* joint 2 = joint 0 exactly, to blend two copies of one transform */
+    memcpy(palette + 24, palette, 12 * sizeof(float));
+    float p[4][3] = {{1, 2, 3}, {-4, 0.5f, 2}, {0, 0, 0}, {1, 2, 3}};
+    uint16_t j[4][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}};
+    float w[4][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {0.3f, 0.7f, 0, 0}};
+    ossa_influence_set set = {j, 0, OSSA_COMPONENT_UNSIGNED_SHORT, w, 0, OSSA_COMPONENT_FLOAT};
+    ossa_skin_input in = {p[0], 0, NULL, 0, NULL, 0, &set, 1};
+    float a[4][3], b[4][3];
+    ossa_skin_output oa = {a[0], 0, NULL, 0, NULL, 0}, ob = {b[0], 0, NULL, 0, NULL, 0};
+    ossa_skin_streams(&in, palette, 3, OSSA_SKIN_LBS, &oa, 0, 4);
+    ossa_skin_streams(&in, palette, 3, OSSA_SKIN_DQS, &ob, 0, 4);
+    skin_test_compare("rigid DQS == LBS", b[0], a[0], 4, 3, 1e-5);
+    /* Negate joint 2's matrix rotation? Not possible with matrices; negate its dual quaternion
+     * instead and check the mesh kernel's antipodality fix gives the same blend. */
+    ossa_skin_dual_quats(palette, 3, dq);
+    for (int e = 0; e < 8; e++)
+        dq[24 + e] = -dq[24 + e];
+    ossa_skin_mesh_desc desc = {in, 4, 3, NULL, 0, {0}};
+    ossa_skin_mesh *mesh = NULL;
+    CHECK(ossa_skin_mesh_create(&desc, &mesh, NULL) == OSSA_OK);
+    if (!mesh) return;
+    for (int be = OSSA_SKIN_BACKEND_SCALAR; be < OSSA_SKIN_BACKEND_COUNT; be++) {
+        if (!ossa_skin_backend_supported((ossa_skin_backend)be)) continue;
+        float out[4][3];
+        ossa_skin_output o = {out[0], 0, NULL, 0, NULL, 0};
+        ossa_skin_frame frame = {0};
+        frame.dual_quats = dq;
+        frame.joint_count = 3;
+        frame.mode = OSSA_SKIN_DQS;
+        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+        frame.backend = (ossa_skin_backend)be;
+        ossa_skin_mesh_run(mesh, &frame, &o, 0, ossa_skin_mesh_slot_count(mesh));
+        skin_test_compare("antipodal blend", out[0], a[0], 4, 3, 1e-5);
+    }
+    ossa_skin_mesh_free(mesh);
+}
+
+int main(void) {
+    test_exact_blend();
+    test_bad_joint_refused();
+    test_morph_unskinned();
+    test_dqs_keeps_twisted_area();
+    test_dqs_matches_rigid();
+    return ossa_test_finish("skin_kernels");
+}

@@ -1,0 +1,36 @@
+/* Skinning throughput for `ossa bench`: a prepared mesh, one or many threads, LBS or DQS. */
+#ifndef OSSA_TOOL_BENCH_SKINNING_H
+#define OSSA_TOOL_BENCH_SKINNING_H
+
+#include <stddef.h>
+
+#include "ossa/skin.h"
+#include "ossa/thread_pool.h"
+
+typedef struct bench_skin_result {
+    double mverts_per_s;     /* best over the repetitions, original vertices per second / 1e6 */
+    double bytes_per_vertex; /* read + written per vertex by the kernel */
+} bench_skin_result;
+
+/*
+ * Skins `instances` copies of the meshes (separate outputs, prepared order, positions and
+ * normals) with a backend (AUTO: the best) repeatedly for about `seconds`; with a pool, the blocks
+ * of all instances are spread over its threads. Palettes: one per mesh (and their dual quaternions
+ * for DQS). Returns 0 on success.
+ */
+int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
+                   const float *const *dual_quats, const uint32_t *joint_counts, int mesh_count,
+                   ossa_skin_mode mode, ossa_skin_backend backend, int instances, double seconds,
+                   ossa_thread_pool *pool, bench_skin_result *out);
+
+/*
+ * A synthetic mesh like a character's: `vertices` vertices with positions, normals and 4
+ * non-zero influences over `joints` joints (each vertex's joints near one another, as bones
+ * of one limb), float weights summing to one. Returns NULL when out of memory.
+ */
+ossa_skin_mesh *bench_synthetic_mesh(size_t vertices, uint32_t joints);
+
+/* A palette of joint_count rigid transforms (rotation + translation) for a synthetic mesh. */
+void bench_synthetic_palette(uint32_t joint_count, float *palette);
+
+#endif

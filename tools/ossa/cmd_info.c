@@ -1,0 +1,223 @@
+/* ossa info: a readable summary of a model (node tree with joints marked, skins, meshes,
+ * animations) with its warnings on stderr, or the reason it is refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ossa/document.h"
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: ossa info MODEL\n\n"
+                 "Loads MODEL (.gltf or .glb), validates it and prints its node tree (joints\n"
+                 "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
+                 "animations (duration, channels by path and interpolation). Warnings go to\n"
+                 "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
+                 "'error: FILE: JSON-PATH: message' and exits with 1.\n");
+}
+
+static const char *name_or_empty(const char *name) {
+    return name ? name : "";
+}
+
+static void print_name(const char *name) {
+    if (name) printf(" \"%s\"", name);
+}
+
+/* Indentation is capped so that very deep hierarchies stay readable. */
+#define MAX_INDENT 32
+
+static void print_node_line(const ossa_document *doc, uint32_t i, uint32_t depth,
+                            const uint8_t *is_joint) {
+    uint32_t indent = depth < MAX_INDENT ? depth : MAX_INDENT;
+    printf("  %*s%u", (int)(indent * 2), "", i);
+    if (depth > MAX_INDENT) printf(" (depth %u)", depth);
+    const ossa_node *n = &doc->nodes[i];
+    print_name(n->name);
+    if (is_joint[i]) printf(" *");
+    if (n->mesh >= 0) printf(" mesh %d", n->mesh);
+    if (n->skin >= 0) printf(" skin %d", n->skin);
+    if (n->camera >= 0) printf(" camera %d", n->camera);
+    if (n->has_matrix) printf(" matrix");
+    if (n->weight_count) printf(" %u morph weights", n->weight_count);
+    printf("\n");
+}
+
+/* Depth-first, children in order, with an explicit stack (no recursion). */
+static int print_tree(const ossa_document *doc) {
+    uint32_t n = doc->node_count;
+    uint8_t *is_joint = calloc(n ? n : 1, 1);
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    uint32_t *depth = malloc((n ? n : 1) * sizeof *depth);
+    if (!is_joint || !stack || !depth) {
+        free(is_joint);
+        free(stack);
+        free(depth);
+        fprintf(stderr, "error: out of memory\n");
+        return 0;
+    }
+    for (uint32_t s = 0; s < doc->skin_count; s++)
+        for (uint32_t j = 0; j < doc->skins[s].joint_count; j++)
+            is_joint[doc->skins[s].joints[j]] = 1;
+    printf("nodes (%u; * = joint):\n", n);
+    for (uint32_t root = 0; root < n; root++) {
+        if (doc->nodes[root].parent >= 0) continue;
+        uint32_t top = 0;
+        stack[top] = root;
+        depth[top++] = 0;
+        while (top) {
+            top--;
+            uint32_t i = stack[top], d = depth[top];
+            print_node_line(doc, i, d, is_joint);
+            const ossa_node *node = &doc->nodes[i];
+            for (uint32_t c = node->child_count; c-- > 0;) {
+                stack[top] = (uint32_t)node->children[c];
+                depth[top++] = d + 1;
+            }
+        }
+    }
+    free(is_joint);
+    free(stack);
+    free(depth);
+    return 1;
+}
+
+static void print_skins(const ossa_document *doc) {
+    printf("skins (%u):\n", doc->skin_count);
+    for (uint32_t s = 0; s < doc->skin_count; s++) {
+        const ossa_skin *skin = &doc->skins[s];
+        printf("  %u", s);
+        print_name(skin->name);
+        printf(": %u joints, inverse bind matrices ", skin->joint_count);
+        if (skin->inverse_bind_matrices >= 0)
+            printf("accessor %d", skin->inverse_bind_matrices);
+        else
+            printf("identity");
+        if (skin->skeleton >= 0) printf(", skeleton node %d", skin->skeleton);
+        printf("\n");
+    }
+}
+
+static const char *mode_name(ossa_primitive_mode mode) {
+    static const char *const names[] = {"POINTS",    "LINES",          "LINE_LOOP",   "LINE_STRIP",
+                                        "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
+    return (unsigned)mode < 7 ? names[mode] : "?";
+}
+
+static void print_meshes(const ossa_document *doc) {
+    printf("meshes (%u):\n", doc->mesh_count);
+    for (uint32_t m = 0; m < doc->mesh_count; m++) {
+        const ossa_mesh *mesh = &doc->meshes[m];
+        printf("  %u", m);
+        print_name(mesh->name);
+        printf(": %u primitive%s, %u morph targets\n", mesh->primitive_count,
+               mesh->primitive_count == 1 ? "" : "s", mesh->target_count);
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const ossa_primitive *prim = &mesh->primitives[p];
+            printf("    primitive %u: %s, %llu vertices", p, mode_name(prim->mode),
+                   (unsigned long long)prim->vertex_count);
+            if (prim->indices >= 0)
+                printf(", %llu indices", (unsigned long long)doc->accessors[prim->indices].count);
+            printf(", %u influence set%s, %u morph targets, attributes", prim->influence_sets,
+                   prim->influence_sets == 1 ? "" : "s", prim->target_count);
+            for (uint32_t a = 0; a < prim->attribute_count; a++)
+                printf(" %s", prim->attributes[a].name);
+            printf("\n");
+        }
+    }
+}
+
+static void print_animations(const ossa_document *doc) {
+    static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
+    static const char *const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+    printf("animations (%u):\n", doc->animation_count);
+    for (uint32_t a = 0; a < doc->animation_count; a++) {
+        const ossa_animation *anim = &doc->animations[a];
+        float start = 0, end = 0;
+        int have = 0;
+        for (uint32_t s = 0; s < anim->sampler_count; s++) {
+            int32_t input = anim->samplers[s].input;
+            float first, last;
+            if (ossa_accessor_read_float(doc, input, 0, 1, &first) != OSSA_OK ||
+                ossa_accessor_read_float(doc, input, doc->accessors[input].count - 1, 1, &last) !=
+                    OSSA_OK)
+                continue;
+            if (!have || first < start) start = first;
+            if (!have || last > end) end = last;
+            have = 1;
+        }
+        printf("  %u", a);
+        print_name(anim->name);
+        printf(": %g s (keys %g..%g s), %u channels\n", (double)(end - start), (double)start,
+               (double)end, anim->channel_count);
+        for (int p = 0; p < 4; p++) {
+            uint32_t counts[3] = {0, 0, 0}, total = 0;
+            for (uint32_t c = 0; c < anim->channel_count; c++) {
+                const ossa_animation_channel *ch = &anim->channels[c];
+                if (ch->node < 0 || (int)ch->path != p) continue;
+                counts[anim->samplers[ch->sampler].interpolation]++;
+                total++;
+            }
+            if (!total) continue;
+            printf("    %-11s %3u:", paths[p], total);
+            for (int i = 0; i < 3; i++)
+                if (counts[i]) printf(" %s %u", interps[i], counts[i]);
+            printf("\n");
+        }
+        uint32_t ignored = 0;
+        for (uint32_t c = 0; c < anim->channel_count; c++)
+            ignored += anim->channels[c].node < 0;
+        if (ignored) printf("    ignored     %3u (no target node)\n", ignored);
+    }
+}
+
+int cmd_info(int argc, char **argv) {
+    const char *model = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "ossa info: unknown option '%s'\n\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        if (model) {
+            fprintf(stderr, "ossa info: only one MODEL is allowed\n\n");
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        model = argv[i];
+    }
+    if (!model) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    ossa_document *doc = NULL;
+    ossa_error error;
+    if (ossa_document_load_file(model, NULL, &doc, &error) != OSSA_OK) {
+        char text[OSSA_FILE_MAX + OSSA_PATH_MAX + OSSA_MESSAGE_MAX + 8];
+        ossa_error_format(&error, text, sizeof text);
+        fprintf(stderr, "error: %s\n", text);
+        return EXIT_MODEL_ERROR;
+    }
+    for (uint32_t w = 0; w < doc->warning_count; w++) {
+        const ossa_warning *warning = &doc->warnings[w];
+        fprintf(stderr, "warning: %s: %s%s%s\n", doc->file, warning->path,
+                warning->path[0] ? ": " : "", warning->message);
+    }
+    printf("%s: %u nodes, %u scenes (default %d), %u skins, %u meshes, %u animations, %u "
+           "warnings\n",
+           doc->file, doc->node_count, doc->scene_count, doc->scene, doc->skin_count,
+           doc->mesh_count, doc->animation_count, doc->warning_count);
+    for (uint32_t e = 0; e < doc->extensions_used_count; e++)
+        printf("%s%s", e ? ", " : "extensions used: ", name_or_empty(doc->extensions_used[e]));
+    if (doc->extensions_used_count) printf("\n");
+    int ok = print_tree(doc);
+    print_skins(doc);
+    print_meshes(doc);
+    print_animations(doc);
+    ossa_document_free(doc);
+    return ok ? EXIT_OK : EXIT_MODEL_ERROR;
+}

@@ -1,0 +1,231 @@
+/* ossa render: offscreen frames of an animated model as PNG, PNG sequence or animated GIF. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "render_options.h"
+#include "render_scene.h"
+
+typedef enum output_kind { OUTPUT_PNG, OUTPUT_PNG_SEQUENCE, OUTPUT_GIF } output_kind;
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress(int done, int total) {
+    int width = 40, filled = total ? done * width / total : width;
+    fprintf(stderr, "\r[%.*s%*s] %d/%d", filled, "########################################",
+            width - filled, "", done, total);
+    if (done == total) fputc('\n', stderr);
+}
+
+/* A camera on the animated bounds, from the front-right and a little above. */
+static void frame_camera(render_scene *scene, int clip, ossa_gpu_camera *camera, float *ground,
+                         float *step) {
+    float lo[3], hi[3];
+    render_scene_bounds(scene, clip, 16, lo, hi);
+    ossa_gpu_camera_frame_bounds(camera, lo, hi, 0.6f, 0.35f, 1.0f);
+    *ground = lo[1];
+    float size = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+    *step = powf(10.0f, floorf(log10f(size > 0 ? size : 1))) / 2;
+}
+
+/* Times of every instance: instance i runs i/N of the clip ahead of instance 0. */
+static void instance_times(const render_scene *scene, int clip, double clock, int loop,
+                           float *times) {
+    const ossa_clip *c =
+        clip >= 0 && (uint32_t)clip < scene->clips->clip_count ? &scene->clips->clips[clip] : NULL;
+    for (uint32_t i = 0; i < scene->instances; i++) {
+        double offset = c ? (double)c->duration * i / scene->instances : 0;
+        times[i] =
+            c ? ossa_clip_time(c, clock + offset, loop ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP) : 0;
+    }
+}
+
+static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_renderer *renderer,
+                        output_kind kind) {
+    int clip = scene->clips->clip_count ? o->anim : -1;
+    const ossa_clip *c = clip >= 0 ? &scene->clips->clips[clip] : NULL;
+    double start = isnan(o->time) ? (c ? c->start : 0) : o->time;
+    double duration = o->duration >= 0 ? o->duration : (c && c->duration > 0 ? c->duration : 2);
+    int frames = kind == OUTPUT_PNG ? 1
+                 : o->frames > 0    ? o->frames
+                                    : (int)lround(duration * o->fps);
+    if (frames < 1) frames = 1;
+    ossa_gpu_camera camera;
+    float ground, step;
+    frame_camera(scene, clip, &camera, &ground, &step);
+
+    size_t bytes = (size_t)o->width * (size_t)o->height * 3;
+    uint8_t *rgb = malloc(bytes);
+    float *times = malloc(sizeof(float) * scene->instances);
+    ossa_gif_writer *gif = NULL;
+    ossa_error error;
+    int ok = rgb && times;
+    if (ok && kind == OUTPUT_GIF &&
+        ossa_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
+            OSSA_OK)
+        ok = 0;
+    int show_progress = frames > 1 && isatty(2);
+    for (int f = 0; ok && f < frames; f++) {
+        instance_times(scene, clip, start + f / o->fps, kind != OUTPUT_PNG, times);
+        render_scene_evaluate(scene, clip, times, 1);
+        ossa_gpu_renderer_begin(renderer, &camera, o->width, o->height, o->grid, ground, step);
+        render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning);
+        ossa_gpu_renderer_read_rgb(renderer, rgb);
+        if (kind == OUTPUT_GIF) {
+            ok = ossa_gif_add_frame(gif, rgb, &error) == OSSA_OK;
+        } else {
+            char path[4096];
+            if (kind == OUTPUT_PNG_SEQUENCE)
+                snprintf(path, sizeof path, o->output, f);
+            else
+                snprintf(path, sizeof path, "%s", o->output);
+            ok = ossa_png_write_rgb(path, o->width, o->height, rgb, &error) == OSSA_OK;
+        }
+        if (show_progress) progress(f + 1, frames);
+    }
+    if (gif && ossa_gif_close(gif, ok ? &error : NULL) != OSSA_OK) ok = 0;
+    if (!ok && rgb && times) {
+        char text[1024];
+        ossa_error_format(&error, text, sizeof text);
+        fprintf(stderr, "ossa: writing %s: %s\n", o->output, text);
+    }
+    free(rgb);
+    free(times);
+    return ok;
+}
+
+/* Frames per second for 1, 100 and 1000 instances, and CPU time in sampling + palettes. */
+static int bench(const render_options *o, ossa_gpu_context *context) {
+    static const unsigned counts[] = {1, 100, 1000};
+    int frames = o->frames > 0 ? o->frames : 30;
+    ossa_gpu_info info;
+    ossa_gpu_context_info(context, &info);
+    printf("renderer: %s (OpenGL %d.%d), %dx%d, %d frames per run, %s palette, %s skinning\n",
+           info.renderer, info.major, info.minor, o->width, o->height, frames,
+           o->path == OSSA_GPU_PALETTE_SSBO ? "ssbo" : "buffer-texture",
+           o->cpu_skinning ? "cpu" : "gpu");
+    printf("%10s %10s %14s %16s %14s\n", "instances", "fps", "ms/frame", "cpu anim ms/frm",
+           "us/character");
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        render_scene scene;
+        if (!render_scene_open(&scene, context, o->model, counts[k], o->cpu_skinning)) {
+            render_scene_close(&scene);
+            return 0;
+        }
+        ossa_gpu_renderer *renderer = NULL;
+        ossa_error error;
+        if (ossa_gpu_renderer_create(context, o->width, o->height, &renderer, &error) != OSSA_OK) {
+            render_scene_close(&scene);
+            return 0;
+        }
+        int clip = scene.clips->clip_count ? o->anim : -1;
+        ossa_gpu_camera camera;
+        float ground, step;
+        frame_camera(&scene, clip, &camera, &ground, &step);
+        float *times = malloc(sizeof(float) * scene.instances);
+        uint8_t pixel[3];
+        double cpu = 0, begin = now_seconds();
+        for (int f = 0; times && f < frames; f++) {
+            instance_times(&scene, clip, f / o->fps, 1, times);
+            double t0 = now_seconds();
+            render_scene_evaluate(&scene, clip, times, 0);
+            cpu += now_seconds() - t0;
+            ossa_gpu_frame_data_upload(scene.frame, scene.palette, scene.palette_joints,
+                                       scene.weights, scene.weight_total);
+            ossa_gpu_renderer_begin(renderer, &camera, o->width, o->height, o->grid, ground, step);
+            render_scene_draw(&scene, renderer, o->path, o->method, o->cpu_skinning);
+            ossa_gpu_renderer_read_pixel(renderer, pixel); /* waits for the frame */
+        }
+        double wall = now_seconds() - begin;
+        printf("%10u %10.1f %14.2f %16.3f %14.3f\n", counts[k], frames / wall, 1e3 * wall / frames,
+               1e3 * cpu / frames, 1e6 * cpu / frames / counts[k]);
+        fflush(stdout);
+        free(times);
+        ossa_gpu_renderer_destroy(renderer);
+        render_scene_close(&scene);
+    }
+    return 1;
+}
+
+int cmd_render(int argc, char **argv) {
+    render_options o;
+    int parsed = render_options_parse(&o, argc, argv, 0);
+    if (parsed < 0) return EXIT_OK;
+    if (!parsed) return EXIT_USAGE;
+    output_kind kind = OUTPUT_PNG;
+    if (!o.bench) {
+        if (!o.output) {
+            fprintf(stderr, "ossa render: give an output with -o (out.gif, out.png or "
+                            "dir/%%04d.png)\n");
+            return EXIT_USAGE;
+        }
+        if (strchr(o.output, '%'))
+            kind = OUTPUT_PNG_SEQUENCE;
+        else if (ends_with(o.output, ".gif") || ends_with(o.output, ".GIF"))
+            kind = OUTPUT_GIF;
+        else if (!ends_with(o.output, ".png") && !ends_with(o.output, ".PNG")) {
+            fprintf(stderr, "ossa render: the output must end in .gif or .png\n");
+            return EXIT_USAGE;
+        }
+        if (kind == OUTPUT_PNG && o.frames > 1) {
+            fprintf(stderr,
+                    "ossa render: one .png holds one frame; use a .gif or a %%04d.png "
+                    "pattern for %d frames\n",
+                    o.frames);
+            return EXIT_USAGE;
+        }
+    }
+    ossa_gpu_context *context = NULL;
+    ossa_error error;
+    if (ossa_gpu_context_create_headless(&context, &error) != OSSA_OK) {
+        fprintf(stderr, "ossa render: %s\n", error.message);
+        return EXIT_MODEL_ERROR;
+    }
+    ossa_gpu_info info;
+    ossa_gpu_context_info(context, &info);
+    if (o.path == OSSA_GPU_PALETTE_SSBO && !info.has_ssbo) {
+        fprintf(stderr, "ossa render: --palette ssbo needs OpenGL 4.3, this is %d.%d\n", info.major,
+                info.minor);
+        ossa_gpu_context_destroy(context);
+        return EXIT_USAGE;
+    }
+    int ok;
+    if (o.bench) {
+        ok = bench(&o, context);
+    } else {
+        render_scene scene;
+        ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning);
+        if (ok && scene.clips->clip_count && (uint32_t)o.anim >= scene.clips->clip_count) {
+            fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim,
+                    scene.clips->clip_count);
+            render_scene_close(&scene);
+            ossa_gpu_context_destroy(context);
+            return EXIT_USAGE;
+        }
+        ossa_gpu_renderer *renderer = NULL;
+        if (ok &&
+            ossa_gpu_renderer_create(context, o.width, o.height, &renderer, &error) != OSSA_OK) {
+            fprintf(stderr, "ossa render: %s\n", error.message);
+            ok = 0;
+        }
+        if (ok) ok = write_frames(&o, &scene, renderer, kind);
+        ossa_gpu_renderer_destroy(renderer);
+        render_scene_close(&scene);
+    }
+    ossa_gpu_context_destroy(context);
+    return ok ? EXIT_OK : EXIT_MODEL_ERROR;
+}

@@ -1,0 +1,157 @@
+/*
+ * The "primitives" of `ossa sample --json`: world-space positions and normals of the listed
+ * vertices of every primitive of a skinned node, and of every unskinned mesh node that the
+ * sampled animation moves (a translation/rotation/scale channel on the node or an ancestor)
+ * or morphs (a weights channel on the node) — the selection the golden files use.
+ * Skinned: morph, then skin with the world-space palette world(joint) * IBM (the mesh node's
+ * own transform is ignored, as the spec says); unskinned: morph, then the node's world matrix.
+ */
+#include "sample_primitives.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossa/skin.h"
+
+/* The document animation the clip was built from: the one with the clip's name, when exactly
+ * one has it; -1 when that does not decide it. */
+static int32_t clip_animation(const ossa_document *doc, const ossa_clip *clip) {
+    int32_t found = -1;
+    for (uint32_t a = 0; a < doc->animation_count; a++) {
+        const char *name = doc->animations[a].name;
+        int same = (!name && !clip->name) || (name && clip->name && !strcmp(name, clip->name));
+        if (!same) continue;
+        if (found >= 0) return -1;
+        found = (int32_t)a;
+    }
+    return found;
+}
+
+/* Marks glTF nodes that the animation moves (moved[n]) or morphs (morphed[n]). */
+static void mark_animated(const ossa_document *doc, const sample_frame *f, uint8_t *moved,
+                          uint8_t *morphed) {
+    if (!f->clip) return;
+    int32_t a = clip_animation(doc, f->clip);
+    if (a >= 0) {
+        const ossa_animation *anim = &doc->animations[a];
+        for (uint32_t c = 0; c < anim->channel_count; c++) {
+            int32_t n = anim->channels[c].node;
+            if (n < 0) continue;
+            if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
+                morphed[n] = 1;
+            else
+                moved[n] = 1;
+        }
+        return;
+    }
+    /* Fallback: the clip's animated tracks (channels folded as constants are not seen). */
+    for (uint32_t t = 0; t < f->clip->track_count; t++) {
+        const ossa_track *track = &f->clip->tracks[t];
+        int32_t n = f->rig->gltf_from_rig[track->node];
+        if (track->path == OSSA_PATH_WEIGHTS)
+            morphed[n] = 1;
+        else
+            moved[n] = 1;
+    }
+}
+
+static int moved_or_ancestor(const ossa_document *doc, const uint8_t *moved, int32_t n) {
+    for (; n >= 0; n = doc->nodes[n].parent)
+        if (moved[n]) return 1;
+    return 0;
+}
+
+static void print_xyz_list(FILE *out, const float *values, const uint32_t *which, uint32_t count) {
+    fputc('[', out);
+    for (uint32_t i = 0; i < count; i++) {
+        const float *v = values + 3 * (size_t)which[i];
+        fprintf(out, "%s[%.9g,%.9g,%.9g]", i ? "," : "", v[0], v[1], v[2]);
+    }
+    fputc(']', out);
+}
+
+/* Skins one primitive into positions/normals (original order); 0 on success. */
+static int skin_primitive(const ossa_document *doc, const sample_frame *f, uint32_t node,
+                          uint32_t p, float *positions, float *normals, ossa_error *error) {
+    const ossa_rig *rig = f->rig;
+    const ossa_node *gn = &doc->nodes[node];
+    int32_t r = rig->rig_from_gltf[node];
+    ossa_skin_mesh *mesh = NULL;
+    if (ossa_skin_mesh_from_document(doc, (uint32_t)gn->mesh, p, gn->skin, NULL, &mesh, error) !=
+        OSSA_OK)
+        return 1;
+    ossa_skin_frame frame;
+    memset(&frame, 0, sizeof frame);
+    if (gn->skin >= 0) {
+        frame.palette = f->palettes + f->palette_offset[gn->skin];
+        frame.joint_count = rig->skins[gn->skin].joint_count;
+    } else {
+        frame.transform = f->world + 12 * (size_t)r;
+    }
+    frame.morph_weights = f->pose->weights + rig->weight_offset[r];
+    frame.morph_weight_count = rig->weight_count[r];
+    frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+    ossa_skin_output out = {positions, 0, normals, 0, NULL, 0};
+    ossa_skin_mesh_run(mesh, &frame, &out, 0, ossa_skin_mesh_slot_count(mesh));
+    ossa_skin_mesh_free(mesh);
+    return 0;
+}
+
+int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_frame *f,
+                            const sample_vertex_filter *filter, ossa_error *error) {
+    uint8_t *moved = calloc(doc->node_count + 1, 1), *morphed = calloc(doc->node_count + 1, 1);
+    int status = 0, first = 1;
+    if (!moved || !morphed) {
+        memset(error, 0, sizeof *error);
+        error->code = OSSA_ERROR_OUT_OF_MEMORY;
+        snprintf(error->message, sizeof error->message, "out of memory");
+        status = 1;
+    }
+    if (!status) mark_animated(doc, f, moved, morphed);
+    fputc('[', out);
+    for (uint32_t n = 0; !status && n < doc->node_count; n++) {
+        const ossa_node *gn = &doc->nodes[n];
+        if (gn->mesh < 0) continue;
+        if (gn->skin < 0 && !morphed[n] && !moved_or_ancestor(doc, moved, (int32_t)n)) continue;
+        const ossa_mesh *m = &doc->meshes[gn->mesh];
+        for (uint32_t p = 0; !status && p < m->primitive_count; p++) {
+            size_t count = (size_t)m->primitives[p].vertex_count;
+            float *positions = calloc(3 * count + 3, sizeof(float));
+            float *normals = calloc(3 * count + 3, sizeof(float));
+            uint32_t *which = calloc(count + 1, sizeof(uint32_t));
+            if (!positions || !normals || !which) {
+                memset(error, 0, sizeof *error);
+                error->code = OSSA_ERROR_OUT_OF_MEMORY;
+                snprintf(error->message, sizeof error->message, "out of memory");
+                status = 1;
+            } else if (skin_primitive(doc, f, n, p, positions, normals, error)) {
+                status = 1;
+            } else {
+                uint32_t listed = 0;
+                if (filter->all)
+                    for (uint32_t v = 0; v < count; v++)
+                        which[listed++] = v;
+                else
+                    for (uint32_t i = 0; i < filter->count; i++)
+                        if (filter->indices[i] < count) which[listed++] = filter->indices[i];
+                fprintf(out, "%s{\"node\":%u,\"mesh\":%d,\"primitive\":%u,\"vertices\":[",
+                        first ? "" : ",", n, gn->mesh, p);
+                for (uint32_t i = 0; i < listed; i++)
+                    fprintf(out, "%s%u", i ? "," : "", which[i]);
+                fputs("],\"positions\":", out);
+                print_xyz_list(out, positions, which, listed);
+                fputs(",\"normals\":", out);
+                print_xyz_list(out, normals, which, m->primitives[p].normal >= 0 ? listed : 0);
+                fputc('}', out);
+                first = 0;
+            }
+            free(positions);
+            free(normals);
+            free(which);
+        }
+    }
+    fputc(']', out);
+    free(moved);
+    free(morphed);
+    return status;
+}
