@@ -1,11 +1,22 @@
 # Entry points named in README.md. Each installs missing Debian packages first.
 #   make demo   build and run the main job (MODEL=path to use another model)
-#   make test   build and run every test suite, normal and under ASan+UBSan
+#   make test   build and run every test suite, normal and under ASan+UBSan, the threads test
+#               under TSan, the conformance suites under valgrind, and each fuzzer for a while
+#   make fuzz   run each fuzz target for FUZZ_SECONDS (corpus kept in build-fuzz/corpus)
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 MODEL  ?= ../shared/models/Fox/Fox.glb
 CMAKE_FLAGS ?= -DOSSA_WERROR=ON
+# Fuzzing (fuzz/): clang for libFuzzer, seconds per target for `make fuzz` and for `make test`.
+FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
+FUZZ_SECONDS ?= 300
+FUZZ_TEST_SECONDS ?= 120
+# Suites run under valgrind memcheck by test-valgrind (a ctest -R regex; the hostile suite is left
+# to ASan: its 100,000-node and 65,536-joint cases take minutes under valgrind).
+VALGRIND_TESTS ?= ^(anim_conformance|skin_conformance|io_.*|limits|regressions_replay|threads_shared)$$
+VALGRIND_OPTIONS ?= --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
-.PHONY: all deps build build-asan demo test test-fast test-asan docs clean
+.PHONY: all deps build build-asan build-tsan build-fuzz demo test test-fast test-asan test-tsan \
+	test-valgrind test-fuzz fuzz docs clean
 
 all: build
 
@@ -30,7 +41,36 @@ test-asan: build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
 
-test: test-fast test-asan
+# ThreadSanitizer: only the tests labelled `threads` are built and run.
+build-tsan: deps
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DOSSA_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target threads_shared
+
+test-tsan: build-tsan
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		ctest --output-on-failure -j $(JOBS) -L threads
+
+# valgrind memcheck over the conformance suites of the normal build: zero errors, zero leaks.
+test-valgrind: build
+	cd build && ctest --output-on-failure -j $(JOBS) -T memcheck -R '$(VALGRIND_TESTS)' \
+		--overwrite MemoryCheckCommand=$$(command -v valgrind) \
+		--overwrite "MemoryCheckCommandOptions=$(VALGRIND_OPTIONS)"
+
+# libFuzzer targets (their own CMake project, built with clang, ASan + UBSan).
+build-fuzz: deps
+	@cmake -S fuzz -B build-fuzz -DCMAKE_C_COMPILER=$(FUZZ_CC) >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+
+fuzz: build-fuzz
+	cd build-fuzz && FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --output-on-failure -j $(JOBS) -L fuzz; \
+		status=$$?; cat *.stats 2>/dev/null; exit $$status
+
+test-fuzz: build-fuzz
+	cd build-fuzz && FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) ctest --output-on-failure -j $(JOBS) -L fuzz; \
+		status=$$?; cat *.stats 2>/dev/null; exit $$status
+
+# The ASan run comes last so that a CTest summary is the last thing printed.
+test: test-fast test-tsan test-valgrind test-fuzz test-asan
 
 # HTML reference of the public headers ($(DOCS_DIR)/html/index.html), when doxygen is installed.
 DOCS_DIR ?= build/docs
@@ -44,4 +84,4 @@ docs:
 	fi
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan build-fuzz

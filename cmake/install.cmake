@@ -39,17 +39,21 @@ endif()
 set_property(TARGET ${OSSA_TWIN} PROPERTY INTERFACE_LINK_LIBRARIES "${_ossa_interface}")
 set_target_properties(${OSSA_TWIN} PROPERTIES OUTPUT_NAME ossa EXPORT_NAME ${OSSA_TWIN})
 
-# The shared library exports the public API (ossa_*) only, with a versioned soname.
+# The installed shared library exports the public API (ossa_*) only, with a versioned soname.
+# When `ossa` itself is shared (BUILD_SHARED_LIBS), it keeps every symbol: the tests and the
+# command link it and use internal functions.
 foreach(_lib ossa ${OSSA_TWIN})
     get_target_property(_kind ${_lib} TYPE)
     if(_kind STREQUAL "SHARED_LIBRARY")
         set_target_properties(${_lib} PROPERTIES VERSION ${PROJECT_VERSION}
-            SOVERSION ${PROJECT_VERSION_MAJOR}
-            LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/ossa.map)
-        target_link_options(${_lib} PRIVATE
-            "LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/ossa.map")
+            SOVERSION ${PROJECT_VERSION_MAJOR})
     endif()
 endforeach()
+if(_ossa_twin_kind STREQUAL "SHARED")
+    set_target_properties(${OSSA_TWIN} PROPERTIES LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/ossa.map)
+    target_link_options(${OSSA_TWIN} PRIVATE
+        "LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/ossa.map")
+endif()
 
 install(TARGETS ossa ${OSSA_TWIN} EXPORT ossaTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -31,6 +31,8 @@ typedef struct ossa_timeline {
     uint32_t time_offset; /**< first key time in ossa_clip::times */
     uint32_t first_track; /**< tracks [first_track, first_track + track_count) use it */
     uint32_t track_count;
+    uint32_t slerp_track_count; /**< its first tracks that are LINEAR rotations (batched slerp) */
+    uint32_t lerp_track_count;  /**< the next ones: LINEAR translations and scales */
 } ossa_timeline;
 
 /** One animated channel. */

@@ -66,6 +66,11 @@ typedef enum ossa_accessor_type {
     OSSA_TYPE_MAT4 = 0x110  /**< 16 components */
 } ossa_accessor_type;
 
+/**
+ * A buffer's bytes. A buffer without uri outside a GLB (a placeholder) reads as byte_length zero
+ * bytes, and accessors on it are not validated (both with a warning); a buffer whose uri cannot be
+ * loaded is refused unless no buffer view uses it (then: warning, data NULL, byte_length 0).
+ */
 typedef struct ossa_buffer {
     const uint8_t *data; /**< byte_length bytes (NULL only when byte_length is 0) */
     uint64_t byte_length;
@@ -91,7 +96,8 @@ typedef struct ossa_accessor_sparse {
 
 typedef struct ossa_accessor {
     char *name;
-    int32_t buffer_view; /**< -1: all zeros (then sparse values, if any) */
+    int32_t buffer_view; /**< -1: all zeros (then sparse values, if any); like the Khronos
+                              validator, the values of such accessors are not validated */
     uint64_t byte_offset;
     ossa_component_type component_type;
     int normalized;

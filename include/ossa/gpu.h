@@ -60,7 +60,9 @@ ossa_result ossa_gpu_context_create_headless(ossa_gpu_context **out, ossa_error 
 
 /**
  * Opens a GLFW window of width x height with a 3.3+ core context and makes it current.
- * ::ossa_gpu_context_window returns the window for event handling.
+ * ::ossa_gpu_context_window returns the window for event handling. GLFW is initialised if
+ * needed and left initialised (it is process-wide): the application calls glfwTerminate, if
+ * it wants to, after destroying the context.
  */
 ossa_result ossa_gpu_context_create_window(int width, int height, const char *title,
                                            ossa_gpu_context **out, ossa_error *error);
@@ -71,7 +73,10 @@ struct GLFWwindow *ossa_gpu_context_window(const ossa_gpu_context *context);
 /** Fills info about the context. */
 void ossa_gpu_context_info(const ossa_gpu_context *context, ossa_gpu_info *info);
 
-/** Destroys the context, its programs and its window. NULL is allowed. */
+/**
+ * Destroys the context, its programs and its window. NULL is allowed. The EGL display and GLFW
+ * stay initialised: both are shared by everything in the process that uses them.
+ */
 void ossa_gpu_context_destroy(ossa_gpu_context *context);
 
 /* ---------------------------------------------------------------------------------------- */

@@ -56,7 +56,9 @@ uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin);
  * Skinning palette for a mesh node:
  * `jointMatrix_j = inverse(world(mesh_node)) * world(joint_j) * IBM_j` (3x4 rows per joint).
  * @param mesh_node rig node that draws the skinned mesh (its transform is cancelled, as glTF
- *        requires); -1 gives the world-space palette.
+ *        requires); -1 gives the world-space palette. When the mesh node's world matrix is
+ *        exactly the identity the world-space palette is written (the same values, one matrix
+ *        product less per joint).
  */
 void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, const float *world,
                        float *palette);
@@ -71,7 +73,7 @@ void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, 
 void ossa_palette_dual_quat(const float *palette, uint32_t count, float *dual_quats);
 
 /**
- * Fused forward kinematics and world-space palettes for every skin: writes `world`
+ * Forward kinematics and the world-space palettes of every skin in one call: writes `world`
  * (12 * node_count floats) and `palettes` (the skins' palettes one after another, skin order,
  * 12 * sum(joint_count) floats). Same values as ::ossa_fk_matrices then ::ossa_palette_world.
  */

@@ -22,8 +22,8 @@
  * Palettes are 3x4 row-major matrices, 12 floats per joint (x' = m0 x + m1 y + m2 z + m3, ...).
  *
  * Normals and tangents are transformed as directions by the blended 3x3 part and
- * renormalised. Like most runtimes (and the glTF sample viewers), ossa uses the blended 3x3
- * itself rather than its inverse transpose: exact for rotations and uniform scale.
+ * renormalised. Like most real-time runtimes, ossa uses the blended 3x3 itself rather than its
+ * inverse transpose: exact for rotations and uniform scale.
  *
  * Dual quaternion skinning (DQS) converts each palette matrix to a unit dual quaternion plus a
  * uniform scale, blends the dual quaternions (flipping those in the other hemisphere from the
@@ -198,12 +198,17 @@ uint32_t ossa_skin_mesh_target_count(const ossa_skin_mesh *mesh);
 int ossa_skin_mesh_has_normals(const ossa_skin_mesh *mesh);
 int ossa_skin_mesh_has_tangents(const ossa_skin_mesh *mesh);
 
-/** Bytes the kernels read and write per vertex for this mesh and output (see bench). */
+/**
+ * Bytes the kernel reads and writes per prepared slot for this mesh and output, as `ossa bench`
+ * counts them: the block's float rows (positions, normals, tangents, weights), its joint bytes
+ * (1 per influence in window-relative form, 2 otherwise) and the requested float outputs.
+ * Palette reads (cache-resident) and morph target data are not counted.
+ */
 double ossa_skin_mesh_bytes_per_vertex(const ossa_skin_mesh *mesh, const ossa_skin_output *out);
 
 /** Where outputs go. */
 typedef enum ossa_skin_order {
-    /** output slot i holds prepared slot i (fastest: contiguous, non-temporal stores) */
+    /** output element i holds prepared slot i (fastest: whole blocks, contiguous stores) */
     OSSA_SKIN_ORDER_PREPARED = 0,
     /** output index order[i] holds slot i; padding slots are not written */
     OSSA_SKIN_ORDER_ORIGINAL = 1
@@ -227,10 +232,13 @@ typedef struct ossa_skin_frame {
 } ossa_skin_frame;
 
 /**
- * Morphs then skins prepared slots [begin, end) (clamped to the slot count). With
- * OSSA_SKIN_ORDER_PREPARED, output element i is slot i; begin and end that are multiples of
- * 16 and 64-byte aligned tightly packed outputs take the fastest path (non-temporal stores).
- * The palette must hold at least the mesh's joint count.
+ * Morphs then skins prepared slots [begin, end) (clamped to the slot count). Skinned meshes
+ * use frame->palette (LBS) or frame->dual_quats (DQS), which must hold at least the mesh's
+ * joint count (otherwise nothing is written); unskinned meshes use frame->transform.
+ * With OSSA_SKIN_ORDER_PREPARED, output element i is slot i; on AVX-512, whole blocks going to
+ * tightly packed, 64-byte aligned position/normal outputs (no tangent output) take the fastest
+ * path, with non-temporal stores when the mesh's output is 1 MiB or more (smaller outputs stay
+ * in the cache for their next reader). Any other layout goes through a generic strided store.
  */
 void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
                         const ossa_skin_output *output, size_t begin, size_t end);

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "anim/slerp_batch.h"
+
 /* Largest i in [lo, hi] with times[i] <= time, given times[lo] <= time or lo == 0. */
 static inline uint32_t search(const float *times, uint32_t lo, uint32_t hi, float time) {
     while (lo < hi) {
@@ -117,6 +119,40 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
     }
 }
 
+/* Every track of a timeline between keys k and k + 1 at fraction u: batched slerps first,
+ * then vec3 lerps, then the rest (the build order of the tracks, see clip_build.c). */
+static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint32_t k, float u,
+                           float dt, ossa_pose *pose) {
+    const ossa_track *track = clip->tracks + tl->first_track;
+    const ossa_track *track_end = track + tl->track_count;
+    const ossa_track *slerp_end = track + tl->slerp_track_count;
+    for (; track + 4 <= slerp_end; track += 4) {
+        const float *a[4], *b[4];
+        float *out[4];
+        for (int j = 0; j < 4; j++) {
+            a[j] = clip->values + track[j].value_offset + (size_t)k * 4;
+            b[j] = a[j] + 4;
+            out[j] = pose->local[track[j].node].rotation;
+        }
+        ossa_quat_slerp4(a, b, u, out);
+    }
+    for (; track < slerp_end; track++) {
+        const float *a = clip->values + track->value_offset + (size_t)k * 4;
+        ossa_quat_slerp(a, a + 4, u, pose->local[track->node].rotation);
+    }
+    const ossa_track *lerp_end = slerp_end + tl->lerp_track_count;
+    for (; track < lerp_end; track++) {
+        const float *a = clip->values + track->value_offset + (size_t)k * 3;
+        ossa_trs *trs = &pose->local[track->node];
+        float *out = track->path == OSSA_PATH_TRANSLATION ? trs->translation : trs->scale;
+        out[0] = a[0] + (a[3] - a[0]) * u;
+        out[1] = a[1] + (a[4] - a[1]) * u;
+        out[2] = a[2] + (a[5] - a[2]) * u;
+    }
+    for (; track < track_end; track++)
+        write_between(clip, track, k, u, dt, track_target(track, pose));
+}
+
 void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, ossa_cursor *cursor,
                       ossa_pose *pose) {
     memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
@@ -140,8 +176,7 @@ void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, os
             if (time != times[k]) {
                 float dt = times[k + 1] - times[k];
                 float u = (time - times[k]) / dt;
-                for (; track < track_end; track++)
-                    write_between(clip, track, k, u, dt, track_target(track, pose));
+                sample_between(clip, tl, k, u, dt, pose);
                 continue;
             }
         }

@@ -10,6 +10,8 @@
 
 #include <math.h>
 
+#include "anim/slerp_batch.h"
+
 /* One Horner step of the series for term i: acc = 1 + (x - 1) (t^2 / (i (2i + 1)) -
  * i / (2i + 1)) acc. At t = 1 the factor is exactly 0 and at t = 0 the result is exactly 0. */
 #define SERIES_STEP(acc, t2, xm1, i)                                                               \
@@ -67,3 +69,77 @@ void ossa_quat_slerp(const float *a, const float *b, float t, float *out) {
     out[2] = w0 * a2 + w1 * b2;
     out[3] = w0 * a3 + w1 * b3;
 }
+
+#if defined(__SSE__) || defined(_M_X64)
+#include <xmmintrin.h>
+
+/* The scalar steps above, one lane per quaternion; t (hence every series factor) is shared. */
+void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
+                      float *const out[4]) {
+    __m128 qa[4], qb[4];
+    for (int j = 0; j < 4; j++) {
+        qa[j] = _mm_loadu_ps(a[j]);
+        qb[j] = _mm_loadu_ps(b[j]);
+    }
+    __m128 ax = qa[0], ay = qa[1], az = qa[2], aw = qa[3];
+    __m128 bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw); /* ax = x components of the four quaternions, ... */
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    __m128 d = _mm_add_ps(
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
+        _mm_mul_ps(aw, bw));
+    __m128 negative = _mm_cmplt_ps(d, _mm_setzero_ps());
+    __m128 one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
+    __m128 sign = _mm_or_ps(_mm_and_ps(negative, _mm_set1_ps(-1.0f)), _mm_andnot_ps(negative, one));
+    __m128 x = _mm_min_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), d), one);
+    __m128 half_cos = _mm_sqrt_ps(_mm_add_ps(half, _mm_mul_ps(half, x)));
+    __m128 to_mid = _mm_div_ps(half, half_cos);
+    __m128 xm1 = _mm_sub_ps(half_cos, one);
+    int first_half = t <= 0.5f;
+    float s = first_half ? 2.0f * t : 2.0f * t - 1.0f;
+    float p = 1.0f - s, p2 = p * p, s2 = s * s;
+    __m128 ap = one, as = one;
+#define SERIES_STEP4(acc, t2, i)                                                                   \
+    ((acc) = _mm_add_ps(                                                                           \
+         one, _mm_mul_ps(_mm_mul_ps(xm1, _mm_set1_ps((t2) * (1.0f / ((i) * (2.0f * (i) + 1.0f))) - \
+                                                     (i) / (2.0f * (i) + 1.0f))),                  \
+                         (acc))))
+    SERIES_STEP4(ap, p2, 7.0f);
+    SERIES_STEP4(as, s2, 7.0f);
+    SERIES_STEP4(ap, p2, 6.0f);
+    SERIES_STEP4(as, s2, 6.0f);
+    SERIES_STEP4(ap, p2, 5.0f);
+    SERIES_STEP4(as, s2, 5.0f);
+    SERIES_STEP4(ap, p2, 4.0f);
+    SERIES_STEP4(as, s2, 4.0f);
+    SERIES_STEP4(ap, p2, 3.0f);
+    SERIES_STEP4(as, s2, 3.0f);
+    SERIES_STEP4(ap, p2, 2.0f);
+    SERIES_STEP4(as, s2, 2.0f);
+    SERIES_STEP4(ap, p2, 1.0f);
+    SERIES_STEP4(as, s2, 1.0f);
+#undef SERIES_STEP4
+    __m128 rp = _mm_mul_ps(_mm_set1_ps(p), ap), rs = _mm_mul_ps(_mm_set1_ps(s), as);
+    __m128 w0, w1;
+    if (first_half) { /* rp: towards a, rs: towards the midpoint */
+        w0 = _mm_add_ps(rp, _mm_mul_ps(rs, to_mid));
+        w1 = _mm_mul_ps(rs, to_mid);
+    } else { /* rp: towards the midpoint, rs: towards b */
+        w0 = _mm_mul_ps(rp, to_mid);
+        w1 = _mm_add_ps(_mm_mul_ps(rp, to_mid), rs);
+    }
+    w1 = _mm_mul_ps(w1, sign);
+    float w0s[4], w1s[4];
+    _mm_storeu_ps(w0s, w0);
+    _mm_storeu_ps(w1s, w1);
+    for (int j = 0; j < 4; j++)
+        _mm_storeu_ps(out[j], _mm_add_ps(_mm_mul_ps(_mm_set1_ps(w0s[j]), qa[j]),
+                                         _mm_mul_ps(_mm_set1_ps(w1s[j]), qb[j])));
+}
+#else
+void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
+                      float *const out[4]) {
+    for (int j = 0; j < 4; j++)
+        ossa_quat_slerp(a[j], b[j], t, out[j]);
+}
+#endif

@@ -161,7 +161,8 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         t->target_offset = ch->path == OSSA_PATH_WEIGHTS ? rig->weight_offset[node] : 0;
         values_used += (uint32_t)floats;
     }
-    /* Group tracks by timeline (stable), so a timeline's tracks are contiguous. */
+    /* Group tracks by timeline (stable), so a timeline's tracks are contiguous, LINEAR rotations
+     * first (they are slerped four at a time), then LINEAR translations and scales. */
     ossa_timeline *timelines = ossa_owned_alloc(st->owned, timeline_count, sizeof *timelines);
     ossa_track *tracks = ossa_owned_alloc(st->owned, track_count, sizeof *tracks);
     if (!timelines || !tracks) return OSSA_ERROR_OUT_OF_MEMORY;
@@ -169,8 +170,22 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
     for (uint32_t tl = 0; tl < timeline_count; tl++) {
         timelines[tl] = scratch->timelines[tl];
         timelines[tl].first_track = placed;
-        for (uint32_t k = 0; k < track_count; k++)
-            if (scratch->tracks[k].timeline == tl) tracks[placed++] = scratch->tracks[k];
+        /* Pass 0: LINEAR rotations, pass 1: LINEAR translations and scales, pass 2: the rest. */
+        for (int pass = 0; pass < 3; pass++) {
+            for (uint32_t k = 0; k < track_count; k++) {
+                const ossa_track *t = &scratch->tracks[k];
+                int linear = t->interpolation == OSSA_INTERP_LINEAR;
+                int kind = !linear                         ? 2
+                           : t->path == OSSA_PATH_ROTATION ? 0
+                           : t->path == OSSA_PATH_WEIGHTS  ? 2
+                                                           : 1;
+                if (t->timeline == tl && kind == pass) tracks[placed++] = *t;
+            }
+            uint32_t so_far = placed - timelines[tl].first_track;
+            if (pass == 0) timelines[tl].slerp_track_count = so_far;
+            if (pass == 1)
+                timelines[tl].lerp_track_count = so_far - timelines[tl].slerp_track_count;
+        }
         timelines[tl].track_count = placed - timelines[tl].first_track;
     }
     clip->start = start;

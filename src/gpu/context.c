@@ -157,13 +157,11 @@ ossa_result ossa_gpu_context_create_window(int width, int height, const char *ti
     glfwWindowHint(GLFW_DEPTH_BITS, 24);
     GLFWwindow *window = glfwCreateWindow(width, height, title, NULL, NULL);
     if (!window) {
-        glfwTerminate();
         return gpu_fail(error, OSSA_ERROR_UNSUPPORTED, "GLFW could not open a 3.3 core window");
     }
     ossa_gpu_context *context = calloc(1, sizeof *context);
     if (!context) {
         glfwDestroyWindow(window);
-        glfwTerminate();
         return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     context->display = EGL_NO_DISPLAY;
@@ -193,10 +191,8 @@ void ossa_gpu_context_destroy(ossa_gpu_context *context) {
     if (context->empty_buffer) glDeleteBuffers(1, &context->empty_buffer);
     if (context->feedback_framebuffer) glDeleteFramebuffers(1, &context->feedback_framebuffer);
     if (context->feedback_renderbuffer) glDeleteRenderbuffers(1, &context->feedback_renderbuffer);
-    if (context->window) {
-        glfwDestroyWindow(context->window);
-        glfwTerminate();
-    }
+    /* GLFW stays initialised: it is process-wide and the application may own other windows */
+    if (context->window) glfwDestroyWindow(context->window);
     close_egl(context);
     free(context);
 }

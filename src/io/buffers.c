@@ -10,6 +10,9 @@ static void parse_buffer_views(ossa_io_loader *L) {
     size_t top = ossa_io_path_key(L, "bufferViews");
     doc->buffer_views = ossa_io_alloc_array(L, count, sizeof *doc->buffer_views);
     L->view_usage = ossa_io_alloc_array(L, count, 1);
+    L->view_vertex_accessor = ossa_io_alloc_array(L, count, sizeof *L->view_vertex_accessor);
+    for (uint32_t k = 0; k < count; k++)
+        L->view_vertex_accessor[k] = -1;
     doc->buffer_view_count = count;
     static const char *const known[] = {"buffer", "byteOffset", "byteLength", "byteStride",
                                         "target", "name",       NULL};

@@ -19,9 +19,14 @@ void ossa_io_glb_split(ossa_io_loader *L, const uint8_t *data, uint64_t size, co
     uint32_t length = read_u32(data + 8);
     if (version != 2)
         ossa_io_fail(L, OSSA_ERROR_GLB, "GLB version %u is not supported (only 2)", version);
-    if (length != size)
+    if (length > size)
         ossa_io_fail(L, OSSA_ERROR_GLB, "the GLB header declares %u bytes but the file has %llu",
                      length, (unsigned long long)size);
+    if (length < size) {
+        ossa_io_warn(L, "%llu bytes after the end of the GLB data (%u bytes) are ignored",
+                     (unsigned long long)(size - length), length);
+        size = length;
+    }
     uint64_t offset = 12;
     int chunk_index = 0;
     *json = NULL;
@@ -50,7 +55,9 @@ void ossa_io_glb_split(ossa_io_loader *L, const uint8_t *data, uint64_t size, co
         } else if (chunk_type == GLB_CHUNK_BIN) {
             if (chunk_index != 1)
                 ossa_io_fail(L, OSSA_ERROR_GLB,
-                             "chunk %d is a second BIN chunk; only one is allowed", chunk_index);
+                             "chunk %d is a BIN chunk; it must be the second chunk and the only "
+                             "one",
+                             chunk_index);
             L->bin.data = data + offset;
             L->bin.size = chunk_length;
         } else if (chunk_type == GLB_CHUNK_JSON) {

@@ -87,6 +87,14 @@ static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
     vsnprintf(w->message, sizeof w->message, fmt, args);
 }
 
+void ossa_io_finish_warnings(ossa_io_loader *L) {
+    if (!L->warnings_dropped) return;
+    /* The array always has room for this one entry beyond the limit. */
+    ossa_warning *w = &L->doc->warnings[L->doc->warning_count++];
+    w->path[0] = '\0';
+    snprintf(w->message, sizeof w->message, "%u more warnings were left out", L->warnings_dropped);
+}
+
 void ossa_io_warn(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
@@ -292,8 +300,11 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
                     ossa_io_warn_key(L, ext->string,
                                      "extension '%s' is not listed in extensionsUsed; ignored",
                                      ext->string);
-                else if (strcmp(ext->string, "KHR_mesh_quantization") != 0)
-                    ossa_io_warn_key(L, ext->string, "extension '%s' is not implemented; ignored",
+                else
+                    /* No extension ossa implements defines objects (KHR_mesh_quantization has
+                     * none), so every extension object is ignored. */
+                    ossa_io_warn_key(L, ext->string,
+                                     "extension object '%s' has no effect in ossa; ignored",
                                      ext->string);
             }
             ossa_io_path_restore(L, mark);

@@ -112,12 +112,7 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
     ossa_io_validate_meshes(L);
     ossa_io_validate_skins(L);
     ossa_io_validate_animations(L);
-    if (L->warnings_dropped) {
-        L->path_len = 0;
-        L->path[0] = '\0';
-        L->warnings_dropped = 0;
-        ossa_io_warn(L, "further warnings were left out");
-    }
+    ossa_io_finish_warnings(L);
 }
 
 /* Reads the file if asked, splits a GLB, parses; runs inside the setjmp of load(). */

@@ -49,6 +49,7 @@ typedef struct ossa_io_accessor_info {
     uint32_t stride;       /* bytes between elements in the buffer view */
     uint32_t element_size; /* bytes of one element including matrix column padding */
     int no_data_warned;    /* the "has no data" warning was given */
+    int unknown_type;      /* the type is not a glTF type: read as SCALAR, cannot be used */
 } ossa_io_accessor_info;
 
 typedef struct ossa_io_loader {
@@ -69,8 +70,10 @@ typedef struct ossa_io_loader {
     uint8_t *buffer_used;            /* per buffer: referenced by a buffer view */
     uint8_t *buffer_placeholder;     /* per buffer: no uri and no GLB chunk; reads as zeros */
     uint8_t *view_usage;             /* per buffer view: OSSA_IO_USE_* bits */
+    int32_t *view_vertex_accessor;   /* per buffer view: first vertex accessor using it, or -1 */
     ossa_io_accessor_info *acc_info; /* per accessor */
     uint32_t sampler_count, camera_count;
+    int32_t *scene_of_node; /* while parsing scenes: last scene (+1) listing each node */
     uint32_t current_material;
     int32_t *material_texcoord; /* per material: highest texCoord of its textures, -1 none */
 } ossa_io_loader;
@@ -91,6 +94,9 @@ OSSA_NORETURN void ossa_io_fail_key(ossa_io_loader *L, const char *key, ossa_res
                                     const char *fmt, ...) OSSA_PRINTF(4, 5);
 void ossa_io_warn(ossa_io_loader *L, const char *fmt, ...) OSSA_PRINTF(2, 3);
 void ossa_io_warn_key(ossa_io_loader *L, const char *key, const char *fmt, ...) OSSA_PRINTF(3, 4);
+
+/* After the last warning: says how many were left out beyond the limit, if any. */
+void ossa_io_finish_warnings(ossa_io_loader *L);
 
 /* The JSON path: push returns a mark to restore. */
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key);
@@ -163,6 +169,11 @@ void ossa_io_validate_accessor_data(ossa_io_loader *L);
 void ossa_io_validate_meshes(ossa_io_loader *L);
 void ossa_io_validate_skins(ossa_io_loader *L);
 void ossa_io_validate_animations(ossa_io_loader *L);
+
+/* A reference to an accessor (parse_accessors.c): like ossa_io_get_index / ossa_io_index_value,
+ * and refused when the accessor has an unknown type (which is only a warning while unused). */
+int32_t ossa_io_get_accessor(ossa_io_loader *L, const cJSON *object, const char *key, int required);
+int32_t ossa_io_accessor_value(ossa_io_loader *L, const cJSON *item);
 
 /* Whether an accessor's values come from real bytes (validate_accessors.c). Accessors without a
  * bufferView (and not sparse) or on a placeholder buffer read as zeros; like the Khronos

@@ -4,7 +4,29 @@
 #include "io/accessor_decode.h"
 #include "io/loader.h"
 
-static ossa_accessor_type parse_type(ossa_io_loader *L, const cJSON *item) {
+int32_t ossa_io_accessor_value(ossa_io_loader *L, const cJSON *item) {
+    int32_t index = ossa_io_index_value(L, item, L->doc->accessor_count, "accessor");
+    if (L->acc_info[index].unknown_type)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "accessor %d has an unknown type and cannot be used",
+                     index);
+    return index;
+}
+
+int32_t ossa_io_get_accessor(ossa_io_loader *L, const cJSON *object, const char *key,
+                             int required) {
+    const cJSON *item = ossa_io_member(object, key);
+    if (!item) {
+        if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
+        return -1;
+    }
+    size_t mark = ossa_io_path_key(L, key);
+    int32_t index = ossa_io_accessor_value(L, item);
+    ossa_io_path_restore(L, mark);
+    return index;
+}
+
+/* An unknown type is harmless while nothing uses the accessor: warned, read as SCALAR. */
+static ossa_accessor_type parse_type(ossa_io_loader *L, const cJSON *item, int *unknown) {
     const char *name = ossa_io_get_string(L, item, "type", 1);
     static const struct {
         const char *name;
@@ -14,8 +36,12 @@ static ossa_accessor_type parse_type(ossa_io_loader *L, const cJSON *item) {
                  {"MAT4", OSSA_TYPE_MAT4}};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (!strcmp(types[i].name, name)) return types[i].type;
-    ossa_io_fail_key(L, "type", OSSA_ERROR_INVALID,
-                     "'%s' is not an accessor type (SCALAR, VEC2..4, MAT2..4)", name);
+    ossa_io_warn_key(L, "type",
+                     "'%s' is not an accessor type (SCALAR, VEC2..4, MAT2..4); the accessor "
+                     "cannot be used",
+                     name);
+    *unknown = 1;
+    return OSSA_TYPE_SCALAR;
 }
 
 static uint32_t component_count(ossa_accessor_type type) {
@@ -72,6 +98,7 @@ static uint32_t parse_component_type(ossa_io_loader *L, const cJSON *item, const
 static void check_sparse_indices(ossa_io_loader *L, const ossa_accessor *a) {
     const ossa_accessor_sparse *s = &a->sparse;
     const ossa_buffer_view *v = &L->doc->buffer_views[s->indices_buffer_view];
+    if (L->buffer_placeholder[v->buffer]) return; /* zeros stand for bytes not given */
     const uint8_t *p = L->doc->buffers[v->buffer].data + v->byte_offset + s->indices_byte_offset;
     uint32_t size = ossa_component_size(s->indices_component_type);
     double previous = -1;
@@ -170,7 +197,7 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
     a->component_type = parse_component_type(L, item, "componentType");
     a->normalized = ossa_io_get_bool(L, item, "normalized", 0);
     a->count = ossa_io_get_uint(L, item, "count", 0, 1);
-    a->type = parse_type(L, item);
+    a->type = parse_type(L, item, &L->acc_info[index].unknown_type);
     a->components = component_count(a->type);
     if (a->count < 1) ossa_io_fail_key(L, "count", OSSA_ERROR_INVALID, "must be at least 1");
     if (a->count > L->max_elements)
@@ -200,6 +227,11 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
                              "the accessor starts at buffer byte %llu, not a multiple of the "
                              "component size %u",
                              (unsigned long long)(v->byte_offset + a->byte_offset), csize);
+        if (layout.columns > 1 && (v->byte_offset + a->byte_offset) % 4)
+            ossa_io_fail_key(L, "byteOffset", OSSA_ERROR_INVALID,
+                             "matrix accessors must start on a 4-byte boundary (buffer byte "
+                             "%llu)",
+                             (unsigned long long)(v->byte_offset + a->byte_offset));
         if (v->byte_stride) {
             if (v->byte_stride < layout.element_size)
                 ossa_io_fail(L, OSSA_ERROR_INVALID,

@@ -7,8 +7,8 @@ static void parse_sampler(ossa_io_loader *L, const cJSON *item, ossa_animation_s
     ossa_document *doc = L->doc;
     static const char *const known[] = {"input", "output", "interpolation", NULL};
     ossa_io_check_members(L, item, known);
-    s->input = ossa_io_get_index(L, item, "input", doc->accessor_count, "accessor", 1);
-    s->output = ossa_io_get_index(L, item, "output", doc->accessor_count, "accessor", 1);
+    s->input = ossa_io_get_accessor(L, item, "input", 1);
+    s->output = ossa_io_get_accessor(L, item, "output", 1);
     const char *interp = ossa_io_get_string(L, item, "interpolation", 0);
     s->interpolation = OSSA_INTERP_LINEAR;
     if (interp) {

@@ -20,7 +20,7 @@ static void parse_image(ossa_io_loader *L, const cJSON *item, uint32_t index) {
         if (!im->mime_type) ossa_io_warn(L, "mimeType is required with bufferView");
         const ossa_buffer_view *v = &L->doc->buffer_views[im->buffer_view];
         const ossa_buffer *b = &L->doc->buffers[v->buffer];
-        if (b->data) {
+        if (b->data && !L->buffer_placeholder[v->buffer]) {
             im->data = b->data + v->byte_offset;
             im->byte_length = v->byte_length;
         }

@@ -82,11 +82,29 @@ static int format_allowed(ossa_semantic s, const ossa_accessor *a, int quant, in
     return 0;
 }
 
+/* Layout rules for vertex buffers; harmless when decoding on the CPU, so warned. */
+static void check_vertex_view(ossa_io_loader *L, int32_t index) {
+    const ossa_accessor *a = &L->doc->accessors[index];
+    int32_t view = a->buffer_view;
+    const ossa_buffer_view *v = &L->doc->buffer_views[view];
+    L->view_usage[view] |= OSSA_IO_USE_VERTEX;
+    if (L->view_usage[view] & OSSA_IO_USE_INDEX)
+        ossa_io_warn(L, "buffer view %d holds both vertex attributes and indices", view);
+    if ((v->byte_offset + a->byte_offset) % 4 || v->byte_stride % 4)
+        ossa_io_warn(L, "vertex data of accessor %d is not aligned to 4 bytes", index);
+    int32_t first = L->view_vertex_accessor[view];
+    if (first < 0)
+        L->view_vertex_accessor[view] = index;
+    else if (first != index && !v->byte_stride)
+        ossa_io_warn(L, "accessors %d and %d share buffer view %d, which has no byteStride", first,
+                     index, view);
+}
+
 /* Reads one attribute accessor (path at the attribute), checks its format and count. */
 static int32_t parse_attribute(ossa_io_loader *L, const cJSON *item, ossa_semantic semantic,
                                int target, uint64_t *count) {
     ossa_document *doc = L->doc;
-    int32_t index = ossa_io_index_value(L, item, doc->accessor_count, "accessor");
+    int32_t index = ossa_io_accessor_value(L, item);
     const ossa_accessor *a = &doc->accessors[index];
     if (!format_allowed(semantic, a, L->quantization, target))
         ossa_io_fail(L, OSSA_ERROR_INVALID,
@@ -100,9 +118,7 @@ static int32_t parse_attribute(ossa_io_loader *L, const cJSON *item, ossa_semant
                      "%llu",
                      index, (unsigned long long)a->count, (unsigned long long)*count);
     *count = a->count;
-    if (a->buffer_view >= 0) L->view_usage[a->buffer_view] |= OSSA_IO_USE_VERTEX;
-    if (a->buffer_view >= 0 && (L->view_usage[a->buffer_view] & OSSA_IO_USE_INDEX))
-        ossa_io_warn(L, "buffer view %d holds both vertex attributes and indices", a->buffer_view);
+    if (a->buffer_view >= 0) check_vertex_view(L, index);
     return index;
 }
 
@@ -127,6 +143,15 @@ static void parse_targets(ossa_io_loader *L, const cJSON *prim, ossa_primitive *
             if (s == OSSA_SEMANTIC_JOINTS || s == OSSA_SEMANTIC_WEIGHTS)
                 ossa_io_fail(L, OSSA_ERROR_INVALID, "morph targets cannot move %s", item->string);
             int32_t index = parse_attribute(L, item, s, 1, count);
+            int has_base = 0;
+            for (uint32_t k = 0; k < p->attribute_count; k++)
+                has_base |= !strcmp(p->attributes[k].name, item->string);
+            if (!has_base)
+                ossa_io_warn(L, "the primitive has no %s attribute for this target to move",
+                             item->string);
+            if (s == OSSA_SEMANTIC_POSITION && !L->doc->accessors[index].has_min_max)
+                ossa_io_warn(L, "the POSITION accessor %d of a morph target has no min and max",
+                             index);
             if (s == OSSA_SEMANTIC_POSITION)
                 mt->position = index;
             else if (s == OSSA_SEMANTIC_NORMAL)
@@ -143,7 +168,7 @@ static void parse_targets(ossa_io_loader *L, const cJSON *prim, ossa_primitive *
 
 static void parse_indices(ossa_io_loader *L, const cJSON *prim, ossa_primitive *p) {
     ossa_document *doc = L->doc;
-    p->indices = ossa_io_get_index(L, prim, "indices", doc->accessor_count, "accessor", 0);
+    p->indices = ossa_io_get_accessor(L, prim, "indices", 0);
     if (p->indices < 0) return;
     size_t mark = ossa_io_path_key(L, "indices");
     const ossa_accessor *a = &doc->accessors[p->indices];

@@ -121,8 +121,7 @@ static void parse_skin(ossa_io_loader *L, const cJSON *item, uint32_t index) {
     ossa_io_check_members(L, item, known);
     s->name = ossa_io_dup_string(L, item, "name");
     s->skeleton = ossa_io_get_index(L, item, "skeleton", doc->node_count, "node", 0);
-    s->inverse_bind_matrices =
-        ossa_io_get_index(L, item, "inverseBindMatrices", doc->accessor_count, "accessor", 0);
+    s->inverse_bind_matrices = ossa_io_get_accessor(L, item, "inverseBindMatrices", 0);
     const cJSON *joints;
     s->joint_count = ossa_io_get_array(L, item, "joints", &joints, 1);
     if (s->joint_count == 0)
@@ -183,8 +182,9 @@ static void parse_scene(ossa_io_loader *L, const cJSON *item, uint32_t index) {
             ossa_io_fail(L, OSSA_ERROR_INVALID,
                          "node %d is a child of node %d, so it cannot be a scene root", n,
                          doc->nodes[n].parent);
-        for (uint32_t j = 0; j < i; j++)
-            if (s->nodes[j] == n) ossa_io_fail(L, OSSA_ERROR_INVALID, "node %d is listed twice", n);
+        if (L->scene_of_node[n] == (int32_t)index + 1)
+            ossa_io_fail(L, OSSA_ERROR_INVALID, "node %d is listed twice", n);
+        L->scene_of_node[n] = (int32_t)index + 1;
         s->nodes[i++] = n;
         ossa_io_path_restore(L, mark);
     }
@@ -196,6 +196,9 @@ void ossa_io_parse_scenes(ossa_io_loader *L) {
     const cJSON *array;
     doc->scene_count = ossa_io_get_array(L, L->root, "scenes", &array, 0);
     doc->scenes = ossa_io_alloc_array(L, doc->scene_count, sizeof *doc->scenes);
+    L->scene_of_node = ossa_io_alloc_array(L, doc->node_count, sizeof *L->scene_of_node);
     ossa_io_visit(L, "scenes", array, parse_scene);
+    ossa_io_release(L->storage, L->scene_of_node);
+    L->scene_of_node = NULL;
     doc->scene = ossa_io_get_index(L, L->root, "scene", doc->scene_count, "scene", 0);
 }

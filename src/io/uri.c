@@ -98,10 +98,10 @@ static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, u
     }
     const char *text = comma + 1;
     size_t text_len = strlen(text);
-    int64_t n = ossa_io_base64_decode(text, text_len, NULL);
+    /* One pass: room for the longest possible result, then decode and check together. */
+    uint8_t *bytes = ossa_io_alloc(L, text_len / 4 * 3 + 3);
+    int64_t n = ossa_io_base64_decode(text, text_len, bytes);
     if (n < 0) ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the data URI is not valid base64");
-    uint8_t *bytes = ossa_io_alloc(L, (size_t)n + 1);
-    ossa_io_base64_decode(text, text_len, bytes);
     *data = bytes;
     *size = (uint64_t)n;
     return 1;

@@ -84,16 +84,22 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
                      (unsigned long long)non_unit, (unsigned long long)first_non_unit);
 }
 
-static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, double *chunk) {
+/* paths_of_node[n]: bit p set when a channel of the current animation animates node n, path p. */
+static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, uint8_t *paths_of_node,
+                          double *chunk) {
     const ossa_document *doc = L->doc;
     const ossa_animation *an = &doc->animations[anim];
     const ossa_animation_channel *ch = &an->channels[index];
     if (ch->node < 0) return;
     ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
-    for (uint32_t k = 0; k < index; k++)
-        if (an->channels[k].node == ch->node && an->channels[k].path == ch->path)
-            ossa_io_fail(L, OSSA_ERROR_INVALID,
-                         "channel %u already animates the same node and path", k);
+    if (paths_of_node[ch->node] & (1u << ch->path)) {
+        uint32_t k = 0;
+        while (an->channels[k].node != ch->node || an->channels[k].path != ch->path)
+            k++;
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "channel %u already animates the same node and path",
+                     k);
+    }
+    paths_of_node[ch->node] |= (uint8_t)(1u << ch->path);
     if (doc->nodes[ch->node].has_matrix)
         ossa_io_fail(L, OSSA_ERROR_INVALID,
                      "node %d has a matrix; animated nodes must use translation/rotation/scale",
@@ -131,11 +137,16 @@ static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, doub
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
+    uint8_t *paths_of_node = ossa_io_alloc_array(L, doc->node_count, 1);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
-        for (uint32_t s = 0; s < doc->animations[a].sampler_count; s++)
+        const ossa_animation *an = &doc->animations[a];
+        for (uint32_t s = 0; s < an->sampler_count; s++)
             check_input(L, a, s, chunk);
-        for (uint32_t c = 0; c < doc->animations[a].channel_count; c++)
-            check_channel(L, a, c, chunk);
+        for (uint32_t c = 0; c < an->channel_count; c++)
+            check_channel(L, a, c, paths_of_node, chunk);
+        for (uint32_t c = 0; c < an->channel_count; c++)
+            if (an->channels[c].node >= 0) paths_of_node[an->channels[c].node] = 0;
     }
+    ossa_io_release(L->storage, paths_of_node);
     ossa_io_release(L->storage, chunk);
 }

@@ -35,8 +35,8 @@ static void check_mode_count(ossa_io_loader *L, const ossa_primitive *p, uint64_
         break;
     }
     if (bad)
-        ossa_io_fail(L, OSSA_ERROR_INVALID, "%llu %s do not form whole %s", (unsigned long long)n,
-                     what, names[p->mode]);
+        ossa_io_warn(L, "%llu %s do not form whole %s; the rest is not drawn",
+                     (unsigned long long)n, what, names[p->mode]);
 }
 
 static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t vertices,
@@ -161,6 +161,46 @@ static void check_weights(ossa_io_loader *L, const ossa_primitive *p, double *ch
     ossa_io_release(L->storage, sums);
 }
 
+/* A joint listed twice for one vertex with non-zero weights: linear blending still adds both
+ * parts, so this is harmless (warned). */
+static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
+    const ossa_document *doc = L->doc;
+    uint32_t sets = p->influence_sets;
+    for (uint32_t s = 0; s < sets; s++)
+        if (!ossa_io_accessor_has_data(L, p->joints[s]) ||
+            !ossa_io_accessor_has_data(L, p->weights[s]))
+            return;
+    enum { BATCH = 256 };
+    uint32_t *joints = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
+    double *weights = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
+    uint64_t count = doc->accessors[p->joints[0]].count;
+    for (uint64_t first = 0; first < count; first += BATCH) {
+        uint64_t n = count - first < BATCH ? count - first : BATCH;
+        for (uint32_t s = 0; s < sets; s++) {
+            ossa_io_decode(doc, p->joints[s], first, n, joints + (size_t)s * BATCH * 4,
+                           OSSA_IO_OUT_UINT);
+            ossa_io_decode(doc, p->weights[s], first, n, weights + (size_t)s * BATCH * 4,
+                           OSSA_IO_OUT_DOUBLE);
+        }
+        for (uint64_t v = 0; v < n; v++)
+            for (uint32_t a = 0; a < sets * 4; a++) {
+                size_t ia = (size_t)(a / 4) * BATCH * 4 + v * 4 + a % 4;
+                if (weights[ia] == 0) continue;
+                for (uint32_t b = a + 1; b < sets * 4; b++) {
+                    size_t ib = (size_t)(b / 4) * BATCH * 4 + v * 4 + b % 4;
+                    if (weights[ib] == 0 || joints[ib] != joints[ia]) continue;
+                    ossa_io_warn_key(L, "attributes.JOINTS_0",
+                                     "vertex %llu lists joint %u twice with non-zero weights",
+                                     (unsigned long long)(first + v), joints[ia]);
+                    goto done;
+                }
+            }
+    }
+done:
+    ossa_io_release(L->storage, weights);
+    ossa_io_release(L->storage, joints);
+}
+
 /* Float colours outside 0..1 are harmless to animation: warned. */
 static void check_colors(ossa_io_loader *L, int32_t accessor, double *chunk) {
     const ossa_document *doc = L->doc;
@@ -211,7 +251,10 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
             ossa_io_warn(L, "the POSITION accessor %d has no min and max", at->accessor);
         ossa_io_path_restore(L, mark);
     }
-    if (p->influence_sets) check_weights(L, p, chunk);
+    if (p->influence_sets) {
+        check_weights(L, p, chunk);
+        check_joint_duplicates(L, p);
+    }
     if (p->material >= 0) {
         int32_t needed = L->material_texcoord[p->material];
         uint32_t sets = 0;

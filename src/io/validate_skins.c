@@ -156,6 +156,32 @@ static void check_skinned_nodes(ossa_io_loader *L, uint32_t *chunk) {
     }
 }
 
+/* A scene showing a skinned mesh node should also hold that skin's joints; the runtime keeps
+ * every node anyway, so this is warned. */
+static void check_joints_in_scenes(ossa_io_loader *L, const int32_t *root) {
+    const ossa_document *doc = L->doc;
+    if (!doc->skin_count) return;
+    uint32_t *scene_of_root = ossa_io_alloc_array(L, doc->node_count, sizeof *scene_of_root);
+    for (uint32_t s = 0; s < doc->scene_count; s++) {
+        const ossa_scene *scene = &doc->scenes[s];
+        for (uint32_t k = 0; k < scene->node_count; k++)
+            scene_of_root[scene->nodes[k]] = s + 1;
+        for (uint32_t i = 0; i < doc->node_count; i++) {
+            const ossa_node *n = &doc->nodes[i];
+            if (n->skin < 0 || scene_of_root[root[i]] != s + 1) continue;
+            const ossa_skin *skin = &doc->skins[n->skin];
+            for (uint32_t j = 0; j < skin->joint_count; j++)
+                if (scene_of_root[root[skin->joints[j]]] != s + 1) {
+                    ossa_io_path_set(L, "nodes[%u]", i);
+                    ossa_io_warn(L, "scene %u shows this skinned mesh node but not joint node %d",
+                                 s, skin->joints[j]);
+                    break;
+                }
+        }
+    }
+    ossa_io_release(L->storage, scene_of_root);
+}
+
 void ossa_io_validate_skins(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     float *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
@@ -166,6 +192,7 @@ void ossa_io_validate_skins(ossa_io_loader *L) {
         check_joints_of_skin(L, s, root, mark);
     }
     check_skinned_nodes(L, (uint32_t *)chunk);
+    check_joints_in_scenes(L, root);
     ossa_io_release(L->storage, mark);
     ossa_io_release(L->storage, root);
     ossa_io_release(L->storage, chunk);

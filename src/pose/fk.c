@@ -21,11 +21,42 @@ void ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node
 
 void ossa_fk_matrices(const ossa_rig *rig, const ossa_pose *pose, float *world) {
     const int32_t *parent = rig->parent;
+#if defined(__SSE__) || defined(_M_X64)
+    /* The previous node's world rows stay in registers: in chains of joints the parent is
+     * usually the previous node, and its rows need not travel through memory. */
+    __m128 p0 = _mm_setzero_ps(), p1 = p0, p2 = p0;
+    for (uint32_t i = 0; i < rig->node_count; i++) {
+        float *w = world + 12 * (size_t)i;
+        int32_t pi = parent[i];
+        if (pi >= 0 && !rig->fixed[i]) {
+            const ossa_trs *l = &pose->local[i];
+            __m128 l0, l1, l2;
+            xf_rows_from_trs(l->translation, l->rotation, l->scale, &l0, &l1, &l2);
+            if (pi != (int32_t)i - 1) {
+                const float *pw = world + 12 * (size_t)pi;
+                p0 = _mm_loadu_ps(pw);
+                p1 = _mm_loadu_ps(pw + 4);
+                p2 = _mm_loadu_ps(pw + 8);
+            }
+            xf_matrix_mul_regs(p0, p1, p2, l0, l1, l2, &p0, &p1, &p2);
+        } else {
+            local_matrix(rig, pose, i, w);
+            if (pi >= 0) xf_matrix_mul(world + 12 * (size_t)pi, w, w);
+            p0 = _mm_loadu_ps(w);
+            p1 = _mm_loadu_ps(w + 4);
+            p2 = _mm_loadu_ps(w + 8);
+        }
+        _mm_storeu_ps(w, p0);
+        _mm_storeu_ps(w + 4, p1);
+        _mm_storeu_ps(w + 8, p2);
+    }
+#else
     for (uint32_t i = 0; i < rig->node_count; i++) {
         float *w = world + 12 * (size_t)i;
         local_matrix(rig, pose, i, w);
         if (parent[i] >= 0) xf_matrix_mul(world + 12 * (size_t)parent[i], w, w);
     }
+#endif
 }
 
 void ossa_fk_rigid(const ossa_rig *rig, const ossa_pose *pose, float *out) {

@@ -46,6 +46,52 @@ static inline void xf_quat_normalize(float *q) {
     }
 }
 
+#if defined(__SSE__) || defined(_M_X64)
+#include <xmmintrin.h>
+
+/* The rows of T * R * S (the rotation used as given). Row r is C + K * (A + B) scaled by
+ * (sx, sy, sz, 1), where A + B is the pair of quaternion products of each entry (e.g.
+ * yy + zz, xy - wz), K is -2 on the diagonal and 2 elsewhere and C is the identity row with
+ * the translation in the last lane: the scalar formula 1 - 2 (yy + zz), 2 (xy - wz), ... */
+static inline void xf_rows_from_trs(const float *t, const float *q, const float *s, __m128 *r0,
+                                    __m128 *r1, __m128 *r2) {
+    __m128 v = _mm_loadu_ps(q); /* x y z w */
+    __m128 scale = _mm_setr_ps(s[0], s[1], s[2], 1.0f);
+    /* lane 3 of A and B is finite (products of components) and K's lane 3 is 0 */
+    __m128 a0 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 0, 1)),  /* y x x w */
+                           _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 1, 1))); /* y y z w */
+    __m128 b0 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 2)),  /* z w w w */
+                           _mm_xor_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 2, 2)),
+                                      _mm_setr_ps(0.0f, -0.0f, 0.0f, 0.0f))); /* z -z y w */
+    __m128 a1 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 0, 0)),     /* x x y w */
+                           _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 0, 1)));    /* y x z w */
+    __m128 b1 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 3)),     /* w z w w */
+                           _mm_xor_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 2, 2)),
+                                      _mm_setr_ps(0.0f, 0.0f, -0.0f, 0.0f))); /* z z -x w */
+    __m128 a2 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 0)),     /* x y x w */
+                           _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 2, 2)));    /* z z x w */
+    __m128 b2 = _mm_mul_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 3, 3)),     /* w w y w */
+                           _mm_xor_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 1, 0, 1)),
+                                      _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f))); /* -y x y w */
+    __m128 k0 = _mm_setr_ps(-2.0f, 2.0f, 2.0f, 0.0f), k1 = _mm_setr_ps(2.0f, -2.0f, 2.0f, 0.0f);
+    __m128 k2 = _mm_setr_ps(2.0f, 2.0f, -2.0f, 0.0f);
+    *r0 = _mm_mul_ps(
+        _mm_add_ps(_mm_setr_ps(1.0f, 0.0f, 0.0f, t[0]), _mm_mul_ps(k0, _mm_add_ps(a0, b0))), scale);
+    *r1 = _mm_mul_ps(
+        _mm_add_ps(_mm_setr_ps(0.0f, 1.0f, 0.0f, t[1]), _mm_mul_ps(k1, _mm_add_ps(a1, b1))), scale);
+    *r2 = _mm_mul_ps(
+        _mm_add_ps(_mm_setr_ps(0.0f, 0.0f, 1.0f, t[2]), _mm_mul_ps(k2, _mm_add_ps(a2, b2))), scale);
+}
+
+/* m = T * R * S as 3x4 rows. The rotation need not be unit: it is used as given. */
+static inline void xf_matrix_from_trs(const float *t, const float *q, const float *s, float *m) {
+    __m128 r0, r1, r2;
+    xf_rows_from_trs(t, q, s, &r0, &r1, &r2);
+    _mm_storeu_ps(m, r0);
+    _mm_storeu_ps(m + 4, r1);
+    _mm_storeu_ps(m + 8, r2);
+}
+#else
 /* m = T * R * S as 3x4 rows. The rotation need not be unit: it is used as given. */
 static inline void xf_matrix_from_trs(const float *t, const float *q, const float *s, float *m) {
     /* Inputs into locals first: out may alias them as far as the compiler knows. */
@@ -66,14 +112,15 @@ static inline void xf_matrix_from_trs(const float *t, const float *q, const floa
     m[10] = (1.0f - 2.0f * (xx + yy)) * sz;
     m[11] = tz;
 }
+#endif
 
 #if defined(__SSE__) || defined(_M_X64)
 #include <xmmintrin.h>
-/* out = a * b for affine 3x4 matrices (out may alias a or b). Each output row is
+/* out = a * b for affine 3x4 matrices, b given as its three rows (out may alias a). Each output
+ * row is
  * a[r][0] * b_row0 + a[r][1] * b_row1 + a[r][2] * b_row2 (+ a[r][3] in the last column), summed
  * in that order, as the scalar version below does. */
-static inline void xf_matrix_mul(const float *a, const float *b, float *out) {
-    __m128 b0 = _mm_loadu_ps(b), b1 = _mm_loadu_ps(b + 4), b2 = _mm_loadu_ps(b + 8);
+static inline void xf_matrix_mul_rows(const float *a, __m128 b0, __m128 b1, __m128 b2, float *out) {
     __m128 last = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
     __m128 r0 = _mm_mul_ps(_mm_set1_ps(a[0]), b0), r1 = _mm_mul_ps(_mm_set1_ps(a[4]), b0);
     __m128 r2 = _mm_mul_ps(_mm_set1_ps(a[8]), b0);
@@ -89,6 +136,29 @@ static inline void xf_matrix_mul(const float *a, const float *b, float *out) {
     _mm_storeu_ps(out, r0);
     _mm_storeu_ps(out + 4, r1);
     _mm_storeu_ps(out + 8, r2);
+}
+
+/* As xf_matrix_mul_rows with a also in registers (three rows); same operations, same order. */
+static inline void xf_matrix_mul_regs(__m128 a0, __m128 a1, __m128 a2, __m128 b0, __m128 b1,
+                                      __m128 b2, __m128 *o0, __m128 *o1, __m128 *o2) {
+    __m128 last = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+#define XF_LANE(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
+    __m128 r0 = _mm_mul_ps(XF_LANE(a0, 0), b0), r1 = _mm_mul_ps(XF_LANE(a1, 0), b0);
+    __m128 r2 = _mm_mul_ps(XF_LANE(a2, 0), b0);
+    r0 = _mm_add_ps(r0, _mm_mul_ps(XF_LANE(a0, 1), b1));
+    r1 = _mm_add_ps(r1, _mm_mul_ps(XF_LANE(a1, 1), b1));
+    r2 = _mm_add_ps(r2, _mm_mul_ps(XF_LANE(a2, 1), b1));
+    r0 = _mm_add_ps(r0, _mm_mul_ps(XF_LANE(a0, 2), b2));
+    r1 = _mm_add_ps(r1, _mm_mul_ps(XF_LANE(a1, 2), b2));
+    r2 = _mm_add_ps(r2, _mm_mul_ps(XF_LANE(a2, 2), b2));
+    *o0 = _mm_add_ps(r0, _mm_mul_ps(XF_LANE(a0, 3), last));
+    *o1 = _mm_add_ps(r1, _mm_mul_ps(XF_LANE(a1, 3), last));
+    *o2 = _mm_add_ps(r2, _mm_mul_ps(XF_LANE(a2, 3), last));
+#undef XF_LANE
+}
+
+static inline void xf_matrix_mul(const float *a, const float *b, float *out) {
+    xf_matrix_mul_rows(a, _mm_loadu_ps(b), _mm_loadu_ps(b + 4), _mm_loadu_ps(b + 8), out);
 }
 #else
 /* out = a * b for affine 3x4 matrices. Operands are read into locals first, so out may alias

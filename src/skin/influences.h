@@ -1,5 +1,5 @@
-/* Decoding JOINTS_n/WEIGHTS_n sets into (joint, weight) lists: shared by the stream kernel
- * and the prepared mesh builder so both drop and renormalise the same way. */
+/* Decoding JOINTS_n/WEIGHTS_n sets into compact (joint, weight) lists for the prepared mesh
+ * builder, with the same rules as the stream kernel (zero weights dropped, sum renormalised). */
 #ifndef OSSA_SKIN_INFLUENCES_H
 #define OSSA_SKIN_INFLUENCES_H
 

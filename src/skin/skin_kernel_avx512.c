@@ -55,13 +55,18 @@ static inline void state_init(lookup_state *st, const skin_ctx *ctx) {
     st->base = -1;
 }
 
-/* Transposes joints [base, base + 32) of the table into one 32-float row per element. */
+/* Transposes joints [base, base + 32) of the table into one 32-float row per element (rows of
+ * joints past the end are zero), with masked gathers. */
 static void load_window(lookup_state *st, int base) {
-    for (int j = 0; j < SKIN_WINDOW; j++) {
-        uint32_t joint = (uint32_t)base + (uint32_t)j;
-        const float *row = st->table + (size_t)SKIN_JOINT_FLOATS * joint;
+    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int half = 0; half < 2; half++) {
+        __m512i joint = _mm512_add_epi32(lane, _mm512_set1_epi32(base + 16 * half));
+        __mmask16 present = _mm512_cmplt_epu32_mask(joint, _mm512_set1_epi32((int)st->joint_count));
+        __m512i offset = _mm512_mullo_epi32(joint, _mm512_set1_epi32(SKIN_JOINT_FLOATS));
         for (int e = 0; e < SKIN_JOINT_FLOATS; e++)
-            st->window[e][j] = joint < st->joint_count ? row[e] : 0.0f;
+            _mm512_store_ps(
+                st->window[e] + 16 * half,
+                _mm512_mask_i32gather_ps(_mm512_setzero_ps(), present, offset, st->table + e, 4));
     }
     st->base = base;
 }
@@ -94,18 +99,17 @@ static inline vf lookup(const lookup_state *st, vi idx, int e, int narrow) {
 #define V_JOINTS(st, b, k, l, narrow) ((void)(st), (void)(l), lane_joints(ctx->mesh, b, k, narrow))
 #define V_LOOKUP(st, idx, e, narrow)  lookup(st, idx, e, narrow)
 
-/* Writes 16 xyz rows (SoA x, y, z) as 48 interleaved floats (non-temporal stores or not). */
-static inline void store_xyz(float *dst, const float *rows, int nontemporal) {
+/* Writes 16 xyz vectors (SoA x, y, z) as 48 interleaved floats (non-temporal stores or not). */
+static inline void store_xyz(float *dst, const vf *v, int nontemporal) {
     const __m512i a0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
     const __m512i b0 = _mm512_setr_epi32(0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15);
     const __m512i a1 = _mm512_setr_epi32(21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
     const __m512i b1 = _mm512_setr_epi32(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
     const __m512i a2 = _mm512_setr_epi32(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
     const __m512i b2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
-    __m512 x = _mm512_load_ps(rows), y = _mm512_load_ps(rows + 16), z = _mm512_load_ps(rows + 32);
-    __m512 o0 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a0, y), b0, z);
-    __m512 o1 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a1, y), b1, z);
-    __m512 o2 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(x, a2, y), b2, z);
+    __m512 o0 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a0, v[1]), b0, v[2]);
+    __m512 o1 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a1, v[1]), b1, v[2]);
+    __m512 o2 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a2, v[1]), b2, v[2]);
     if (nontemporal) {
         _mm512_stream_ps(dst, o0);
         _mm512_stream_ps(dst + 16, o1);
@@ -122,9 +126,10 @@ static inline int packed_aligned(const float *base, size_t stride, size_t block)
            (((uintptr_t)(base + block * SKIN_BLOCK * 3)) & 63) == 0;
 }
 
+/* Whole blocks in prepared order to packed, 64-byte aligned outputs (without tangents). */
 static inline int store_fast(const skin_ctx *ctx, const ossa_skin_output *out,
-                             ossa_skin_order order, size_t block, const float *res, unsigned lo,
-                             unsigned hi) {
+                             ossa_skin_order order, size_t block, unsigned lo, unsigned hi,
+                             const vf *p, const vf *n) {
     const ossa_skin_mesh *mesh = ctx->mesh;
     int normals = out->normals && mesh->has_normals;
     if (order != OSSA_SKIN_ORDER_PREPARED || lo != 0 || hi != SKIN_BLOCK || !out->positions ||
@@ -132,9 +137,8 @@ static inline int store_fast(const skin_ctx *ctx, const ossa_skin_output *out,
         !packed_aligned(out->positions, out->positions_stride, block) ||
         (normals && !packed_aligned(out->normals, out->normals_stride, block)))
         return 0;
-    store_xyz(out->positions + block * SKIN_BLOCK * 3, res, ctx->nontemporal);
-    if (normals)
-        store_xyz(out->normals + block * SKIN_BLOCK * 3, res + 3 * SKIN_BLOCK, ctx->nontemporal);
+    store_xyz(out->positions + block * SKIN_BLOCK * 3, p, ctx->nontemporal);
+    if (normals) store_xyz(out->normals + block * SKIN_BLOCK * 3, n, ctx->nontemporal);
     return 1;
 }
 

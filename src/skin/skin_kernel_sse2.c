@@ -65,10 +65,10 @@ static inline vi lane_joints(const lookup_state *st, const ossa_skin_mesh *mesh,
     ((void)(st), _mm_setr_ps(idx.row[0][e], idx.row[1][e], idx.row[2][e], idx.row[3][e]))
 
 static inline int store_fast(const skin_ctx *ctx, const ossa_skin_output *out,
-                             ossa_skin_order order, size_t block, const float *res, unsigned lo,
-                             unsigned hi) {
-    (void)ctx, (void)out, (void)order, (void)block, (void)res, (void)lo, (void)hi;
-    return 0;
+                             ossa_skin_order order, size_t block, unsigned lo, unsigned hi,
+                             const vf *p, const vf *n) {
+    (void)ctx, (void)out, (void)order, (void)block, (void)lo, (void)hi, (void)p, (void)n;
+    return 0; /* blocks are wider than this backend's vectors */
 }
 
 #include "skin_kernel_template.h"

@@ -10,7 +10,8 @@
  *   state_block(st, ctx, b)   before each block
  *   V_JOINTS(st, b, k, l, narrow)  the joint indices of influence k, lanes [l, l + W)
  *   V_LOOKUP(st, idx, e, narrow)   element e (0..11) of the table rows named by idx
- *   store_fast(ctx, out, order, block, res, lo, hi)  1 when it stored the block itself
+ *   store_fast(ctx, out, order, block, lo, hi, p, n)  1 when it stored a whole block's
+ *                          positions p[3] and normals n[3] (W == 16 only) itself
  *   state_finish(st)       once at the end of a call
  * It defines `static void skin_range_impl(...)` with the skin_range_fn signature.
  */
@@ -19,29 +20,31 @@
 /* The element loops must be unrolled so the 12 matrix rows stay in registers. */
 #define SKIN_UNROLL _Pragma("GCC unroll 12")
 
-/* Converts a blended dual quaternion + scale (9 vectors) to 3x4 matrix rows (see dual_quat.c). */
+/*
+ * Converts a blended dual quaternion (real r, dual d) + scale (9 vectors) to 3x4 matrix rows,
+ * normalising on the way: with n2 = |r|^2, the rotation of r / |r| is I + (2 / n2) * (...) and
+ * the translation 2 * (d / |r|) * conj(r / |r|) is (2 / n2) * (w_r d - w_d r + r x d).
+ */
 static inline void dq_to_matrix_v(const vf *q, vf *m) {
-    vf n2 = V_FMA(q[0], q[0], V_FMA(q[1], q[1], V_FMA(q[2], q[2], V_MUL(q[3], q[3]))));
-    vf inv = V_INVSQRT(n2);
-    vf x = V_MUL(q[0], inv), y = V_MUL(q[1], inv), z = V_MUL(q[2], inv), w = V_MUL(q[3], inv);
-    vf dx = V_MUL(q[4], inv), dy = V_MUL(q[5], inv), dz = V_MUL(q[6], inv), dw = V_MUL(q[7], inv);
-    vf two = V_SET1(2.0f), one = V_SET1(1.0f), s = q[8];
-    vf s2 = V_MUL(s, two);
-    m[3] = V_MUL(two, V_SUB(V_FMA(w, dx, V_SUB(V_MUL(y, dz), V_MUL(z, dy))), V_MUL(dw, x)));
-    m[7] = V_MUL(two, V_SUB(V_FMA(w, dy, V_SUB(V_MUL(z, dx), V_MUL(x, dz))), V_MUL(dw, y)));
-    m[11] = V_MUL(two, V_SUB(V_FMA(w, dz, V_SUB(V_MUL(x, dy), V_MUL(y, dx))), V_MUL(dw, z)));
+    vf x = q[0], y = q[1], z = q[2], w = q[3], dx = q[4], dy = q[5], dz = q[6], dw = q[7];
+    vf inv_len = V_INVSQRT(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
+    vf two_inv = V_MUL(V_SET1(2.0f), V_MUL(inv_len, inv_len));
+    vf s = q[8], s2 = V_MUL(s, two_inv);
+    m[3] = V_MUL(two_inv, V_SUB(V_FMA(w, dx, V_SUB(V_MUL(y, dz), V_MUL(z, dy))), V_MUL(dw, x)));
+    m[7] = V_MUL(two_inv, V_SUB(V_FMA(w, dy, V_SUB(V_MUL(z, dx), V_MUL(x, dz))), V_MUL(dw, y)));
+    m[11] = V_MUL(two_inv, V_SUB(V_FMA(w, dz, V_SUB(V_MUL(x, dy), V_MUL(y, dx))), V_MUL(dw, z)));
     vf xx = V_MUL(x, x), yy = V_MUL(y, y), zz = V_MUL(z, z);
     vf xy = V_MUL(x, y), xz = V_MUL(x, z), yz = V_MUL(y, z);
     vf xw = V_MUL(x, w), yw = V_MUL(y, w), zw = V_MUL(z, w);
-    m[0] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(yy, zz))));
+    m[0] = V_SUB(s, V_MUL(s2, V_ADD(yy, zz)));
     m[1] = V_MUL(s2, V_SUB(xy, zw));
     m[2] = V_MUL(s2, V_ADD(xz, yw));
     m[4] = V_MUL(s2, V_ADD(xy, zw));
-    m[5] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(xx, zz))));
+    m[5] = V_SUB(s, V_MUL(s2, V_ADD(xx, zz)));
     m[6] = V_MUL(s2, V_SUB(yz, xw));
     m[8] = V_MUL(s2, V_SUB(xz, yw));
     m[9] = V_MUL(s2, V_ADD(yz, xw));
-    m[10] = V_MUL(s, V_SUB(one, V_MUL(two, V_ADD(xx, yy))));
+    m[10] = V_SUB(s, V_MUL(s2, V_ADD(xx, yy)));
 }
 
 #if defined(__GNUC__)
@@ -131,8 +134,11 @@ static inline void direction(const vf *m, vf x, vf y, vf z, vf *o) {
     o[2] = V_MUL(rz, inv);
 }
 
-/* Morphs and skins one block into res (SKIN_RESULT_ROWS rows of 16 floats). */
-static inline void compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi, float *res) {
+/* Morphs and skins one block: stores lanes [lo, hi) itself through store_fast and returns 1,
+ * or leaves the result in res (SKIN_RESULT_ROWS rows of 16 floats) and returns 0. */
+static inline int compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi, float *res,
+                                const ossa_skin_output *out, ossa_skin_order order, unsigned lo,
+                                unsigned hi) {
     const ossa_skin_mesh *mesh = ctx->mesh;
     const skin_block *b = &mesh->blocks[bi];
     const float *d = mesh->data + b->data;
@@ -182,17 +188,20 @@ static inline void compute_block(const skin_ctx *ctx, lookup_state *st, size_t b
         } else {
             blend_matrix(ctx, st, b, l, m, 0);
         }
+        vf op[3], on[3];
         SKIN_UNROLL
         for (int r = 0; r < 3; r++)
-            V_STORE(res + r * SKIN_BLOCK + l,
-                    V_FMA(m[4 * r], p[0],
-                          V_FMA(m[4 * r + 1], p[1], V_FMA(m[4 * r + 2], p[2], m[4 * r + 3]))));
-        if (mesh->has_normals) {
-            vf o[3];
-            direction(m, n[0], n[1], n[2], o);
-            SKIN_UNROLL
-            for (int c = 0; c < 3; c++)
-                V_STORE(res + (3 + c) * SKIN_BLOCK + l, o[c]);
+            op[r] = V_FMA(m[4 * r], p[0],
+                          V_FMA(m[4 * r + 1], p[1], V_FMA(m[4 * r + 2], p[2], m[4 * r + 3])));
+        if (mesh->has_normals)
+            direction(m, n[0], n[1], n[2], on);
+        else
+            on[0] = on[1] = on[2] = V_SET1(0.0f);
+        if (W == SKIN_BLOCK && store_fast(ctx, out, order, bi, lo, hi, op, on)) return 1;
+        SKIN_UNROLL
+        for (int c = 0; c < 3; c++) {
+            V_STORE(res + c * SKIN_BLOCK + l, op[c]);
+            if (mesh->has_normals) V_STORE(res + (3 + c) * SKIN_BLOCK + l, on[c]);
         }
         if (mesh->has_tangents) {
             vf o[3];
@@ -203,6 +212,7 @@ static inline void compute_block(const skin_ctx *ctx, lookup_state *st, size_t b
             V_STORE(res + 9 * SKIN_BLOCK + l, V_LOAD(tan + 3 * SKIN_BLOCK + l));
         }
     }
+    return 0;
 }
 
 static void skin_range_impl(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin_order order,
@@ -217,10 +227,9 @@ static void skin_range_impl(const skin_ctx *ctx, const ossa_skin_output *out, os
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];
         if (b->count && ctx->table) state_block(&st, ctx, b);
-        compute_block(ctx, &st, bi, res);
         unsigned lo = bi == first ? (unsigned)(begin % SKIN_BLOCK) : 0;
         unsigned hi = (bi + 1) * SKIN_BLOCK > end ? (unsigned)(end - bi * SKIN_BLOCK) : SKIN_BLOCK;
-        if (!store_fast(ctx, out, order, bi, res, lo, hi))
+        if (!compute_block(ctx, &st, bi, res, out, order, lo, hi))
             skin_store_block_generic(ctx, out, order, bi, res, lo, hi);
     }
     state_finish(&st);

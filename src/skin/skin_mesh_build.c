@@ -175,6 +175,13 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
         rel += blocks * SKIN_BLOCK * c; /* upper bounds: a block is narrow or wide */
         abs += blocks * SKIN_BLOCK * c;
     }
+    if (floats > UINT32_MAX || rel > UINT32_MAX || abs > UINT32_MAX) { /* block offsets */
+        mem_free(a, keys);
+        mem_free(a, all_joints);
+        mem_free(a, all_weights);
+        ossa_skin_mesh_free(m);
+        return fail(error, OSSA_ERROR_ARGUMENT, "the mesh is too large for one prepared mesh");
+    }
     m->block_count = block_count;
     m->slot_count = block_count * SKIN_BLOCK;
     m->morph_target_floats =

@@ -8,6 +8,7 @@
 #include "ossa/anim.h"
 #include "ossa/pose.h"
 #include "ossa/rig.h"
+#include "anim/slerp_batch.h"
 #include "pose/xform.h"
 #include "test_support.h"
 
@@ -82,6 +83,26 @@ static void test_slerp(void) {
         ossa_quat_slerp(a, b, t, r1);
         ossa_quat_slerp(a, nb, t, r2);
         CHECK(memcmp(r1, r2, sizeof r1) == 0);
+    }
+    /* The four-wide batch used by sampling equals four scalar slerps bit for bit. */
+    for (int i = 0; i < 2000; i++) {
+        float qa[4][4], qb[4][4], batch[4][4], single[4];
+        const float *pa[4], *pb[4];
+        float *po[4];
+        for (int j = 0; j < 4; j++) {
+            random_quat(qa[j]);
+            random_quat(qb[j]);
+            if (i % 3 == 0) memcpy(qb[j], qa[j], sizeof qb[j]);
+            pa[j] = qa[j];
+            pb[j] = qb[j];
+            po[j] = batch[j];
+        }
+        float t = i % 7 == 0 ? 0.5f : (float)frand();
+        ossa_quat_slerp4(pa, pb, t, po);
+        for (int j = 0; j < 4; j++) {
+            ossa_quat_slerp(qa[j], qb[j], t, single);
+            CHECK(memcmp(single, batch[j], sizeof single) == 0);
+        }
     }
     /* Exact at the ends, unit in between, stable for identical and nearly identical keys. */
     float a[4] = {0.1f, 0.7f, -0.1f, 0.7f}, b[4], out[4];
@@ -175,7 +196,7 @@ static void test_interpolation(void) {
                                    0, 1, 1, 0, 0.5f, 0.5f,
                                    /* rotation: identity to 90 degrees about z */
                                    0, 0, 0, 1, 0, 0, 0.70710677f, 0.70710677f};
-    static const ossa_timeline timelines[2] = {{3, 0, 0, 3}, {2, 3, 3, 1}};
+    static const ossa_timeline timelines[2] = {{3, 0, 0, 3, 0, 0}, {2, 3, 3, 1, 1, 0}};
     static const ossa_track tracks[4] = {
         {0, OSSA_PATH_TRANSLATION, OSSA_INTERP_CUBICSPLINE, 3, 0, 0, 0},
         {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 0},
@@ -231,6 +252,29 @@ static void test_interpolation(void) {
     CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_PING_PONG) == 3.0f);
     CHECK(ossa_clip_time(&clip, 9.0, OSSA_WRAP_PING_PONG) == 1.0f);
     CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_PING_PONG) == 1.0f);
+}
+
+/* T * R * S against the textbook formula in double precision (rotation used as given). */
+static void test_matrix_from_trs(void) {
+    for (int i = 0; i < 1000; i++) {
+        float t[3], q[4], s[3], m[12];
+        random_quat(q);
+        if (i % 2) q[0] *= 1.001f; /* not unit: used as given */
+        for (int k = 0; k < 3; k++) {
+            t[k] = (float)(frand() * 10.0 - 5.0);
+            s[k] = (float)(frand() * 4.0 - 2.0);
+        }
+        xf_matrix_from_trs(t, q, s, m);
+        double x = q[0], y = q[1], z = q[2], w = q[3];
+        double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                       2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                       2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+        for (int row = 0; row < 3; row++) {
+            for (int c = 0; c < 3; c++)
+                CHECK_NEAR(m[4 * row + c], r[3 * row + c] * s[c], 2e-6);
+            CHECK(m[4 * row + 3] == t[row]);
+        }
+    }
 }
 
 /* Chain of four joints along x with rotations about their rest positions. */
@@ -444,6 +488,7 @@ int main(void) {
     test_slerp();
     test_find_key();
     test_interpolation();
+    test_matrix_from_trs();
     test_chain();
     test_palettes();
     test_rig_build();

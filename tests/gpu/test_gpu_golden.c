@@ -134,6 +134,31 @@ static void check_entry(const char *name, double t, const ossa_document *documen
     free(normals);
 }
 
+/* Checks every sample of a golden file against one encoding of its model. */
+static void check_model(const char *name, const cJSON *golden, const char *model) {
+    double tolerance = cJSON_GetObjectItem(golden, "tolerance")->valuedouble;
+    double unitless = cJSON_GetObjectItem(golden, "tolerance_unitless")->valuedouble;
+    ossa_document *document = NULL;
+    ossa_error error;
+    CHECKF(ossa_document_load_file(ossa_test_shared_path(model), NULL, &document, &error) ==
+               OSSA_OK,
+           "%s: %s", model, error.message);
+    if (!document) return;
+    ossa_gpu_mesh **meshes = calloc(document->mesh_count + 1, sizeof *meshes);
+    const cJSON *sample;
+    cJSON_ArrayForEach(sample, cJSON_GetObjectItem(golden, "samples")) {
+        double t = cJSON_GetObjectItem(sample, "time")->valuedouble;
+        const cJSON *entry;
+        cJSON_ArrayForEach(entry, cJSON_GetObjectItem(sample, "primitives")) {
+            check_entry(name, t, document, meshes, sample, entry, tolerance, unitless);
+        }
+    }
+    for (uint32_t i = 0; i < document->mesh_count; i++)
+        ossa_gpu_mesh_destroy(meshes[i]);
+    free(meshes);
+    ossa_document_free(document);
+}
+
 static void check_golden(const char *path, void *user) {
     (void)user;
     if (strstr(path, "CROSSCHECK")) return;
@@ -143,29 +168,12 @@ static void check_golden(const char *path, void *user) {
     free(text);
     CHECKF(golden != NULL, "%s does not parse", path);
     if (!golden) return;
-    const char *model = cJSON_GetObjectItem(golden, "model")->valuestring;
-    double tolerance = cJSON_GetObjectItem(golden, "tolerance")->valuedouble;
-    double unitless = cJSON_GetObjectItem(golden, "tolerance_unitless")->valuedouble;
-    ossa_document *document = NULL;
-    ossa_error error;
-    CHECKF(ossa_document_load_file(ossa_test_shared_path(model), NULL, &document, &error) ==
-               OSSA_OK,
-           "%s: %s", model, error.message);
-    if (document) {
-        ossa_gpu_mesh **meshes = calloc(document->mesh_count + 1, sizeof *meshes);
-        const cJSON *sample;
-        cJSON_ArrayForEach(sample, cJSON_GetObjectItem(golden, "samples")) {
-            double t = cJSON_GetObjectItem(sample, "time")->valuedouble;
-            const cJSON *entry;
-            cJSON_ArrayForEach(entry, cJSON_GetObjectItem(sample, "primitives")) {
-                check_entry(path + strlen(ossa_test_shared_dir()), t, document, meshes, sample,
-                            entry, tolerance, unitless);
-            }
-        }
-        for (uint32_t i = 0; i < document->mesh_count; i++)
-            ossa_gpu_mesh_destroy(meshes[i]);
-        free(meshes);
-        ossa_document_free(document);
+    const char *name = path + strlen(ossa_test_shared_dir());
+    check_model(name, golden, cJSON_GetObjectItem(golden, "model")->valuestring);
+    /* other encodings of the same data (e.g. .gltf next to .glb) must give the same values */
+    const cJSON *variant;
+    cJSON_ArrayForEach(variant, cJSON_GetObjectItem(golden, "model_variants")) {
+        check_model(name, golden, variant->valuestring);
     }
     cJSON_Delete(golden);
 }

@@ -165,10 +165,14 @@ static void check_model(const char *relative) {
         static const struct {
             ossa_gpu_palette_path path;
             ossa_gpu_skinning_method method;
+            int streams; /* compare with the reference stream kernel, not the prepared mesh */
             const char *name;
-        } variants[] = {{OSSA_GPU_PALETTE_TEXTURE, OSSA_GPU_LINEAR_BLEND, "texture/lbs"},
-                        {OSSA_GPU_PALETTE_SSBO, OSSA_GPU_LINEAR_BLEND, "ssbo/lbs"},
-                        {OSSA_GPU_PALETTE_TEXTURE, OSSA_GPU_DUAL_QUATERNION, "texture/dqs"}};
+        } variants[] = {
+            {OSSA_GPU_PALETTE_TEXTURE, OSSA_GPU_LINEAR_BLEND, 0, "texture/lbs"},
+            {OSSA_GPU_PALETTE_SSBO, OSSA_GPU_LINEAR_BLEND, 0, "ssbo/lbs"},
+            {OSSA_GPU_PALETTE_TEXTURE, OSSA_GPU_DUAL_QUATERNION, 1, "texture/dqs vs streams"},
+            {OSSA_GPU_PALETTE_SSBO, OSSA_GPU_DUAL_QUATERNION, 0, "ssbo/dqs vs prepared"}};
+        float *dual_quats = malloc(sizeof(float) * 12 * m.joints);
         for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
             int dual = variants[v].method == OSSA_GPU_DUAL_QUATERNION;
             if (variants[v].path == OSSA_GPU_PALETTE_SSBO && !info.has_ssbo) continue;
@@ -193,11 +197,17 @@ static void check_model(const char *relative) {
                 ossa_skin_output out = {0};
                 out.positions = cpu_p;
                 out.normals = ossa_skin_mesh_has_normals(cpu) ? cpu_n : NULL;
-                if (dual)
+                if (dual && variants[v].streams) {
                     ossa_skin_streams(&reference.input, f.palette, m.joints, OSSA_SKIN_DQS, &out, 0,
                                       n);
-                else
+                } else {
+                    if (dual) {
+                        ossa_skin_dual_quats(f.palette, m.joints, dual_quats);
+                        f.dual_quats = dual_quats;
+                        f.mode = OSSA_SKIN_DQS;
+                    }
                     ossa_skin_mesh_run(cpu, &f, &out, 0, ossa_skin_mesh_slot_count(cpu));
+                }
                 for (size_t j = 0; j < 3 * n; j++) {
                     double d = fabs(gpu_p[3 * n * i + j] - cpu_p[j]);
                     if (!(d <= worst_p)) worst_p = d;
@@ -221,6 +231,7 @@ static void check_model(const char *relative) {
         free(gpu_n);
         free(cpu_p);
         free(cpu_n);
+        free(dual_quats);
         free_streams(&reference);
         ossa_skin_mesh_free(cpu);
     }

@@ -74,6 +74,12 @@ static void test_glb(void) {
     put_u32(bad + 8, (uint32_t)size + 4);
     CHECK(load_bytes(bad, size, &doc, &error) == OSSA_ERROR_GLB);
     CHECK(strstr(error.message, "declares") != NULL);
+    /* Bytes after the declared end are ignored with a warning. */
+    memcpy(bad, glb, size);
+    memset(bad + size, 0xAB, 8);
+    CHECK(load_bytes(bad, size + 8, &doc, &error) == OSSA_OK);
+    CHECK(io_has_warning(doc, "", "8 bytes after the end of the GLB data"));
+    ossa_document_free(doc);
     /* Version 1. */
     memcpy(bad, glb, size);
     put_u32(bad + 4, 1);

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "test_support.h"
 
 static char out_path[256], err_path[256];
@@ -64,6 +66,25 @@ int main(void) {
     CHECK(has_line(out_text, "  0 \"Survey\": 3.41667 s", "21 channels"));
     CHECK(has_line(out_text, "    rotation     20: LINEAR 20", ""));
     CHECK(err_text && err_text[0] == '\0');
+
+    /* --json: the same facts as one JSON object. */
+    char json_args[1200];
+    snprintf(json_args, sizeof json_args, "--json %s", model("models/Fox/Fox.glb"));
+    CHECK(run_info(json_args) == 0);
+    cJSON *root = out_text ? cJSON_Parse(out_text) : NULL;
+    CHECK(root != NULL);
+    if (root) {
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+        const cJSON *anims = cJSON_GetObjectItemCaseSensitive(root, "animations");
+        CHECK(cJSON_GetArraySize(nodes) == 26 && cJSON_GetArraySize(anims) == 3);
+        const cJSON *first = cJSON_GetArrayItem(anims, 0);
+        CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring, "Survey"));
+        CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "channels")) == 21);
+        CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "end")->valuedouble, 3.41667, 1e-4);
+        const cJSON *joint = cJSON_GetArrayItem(nodes, 2);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(joint, "joint")));
+        cJSON_Delete(root);
+    }
 
     CHECK(run_info(model("models/AssimpSimpleSkin/quad_skin.glb")) == 0);
     CHECK(has_line(err_text, "warning: quad_skin.glb: nodes[22]: ", "local transform"));

@@ -10,7 +10,7 @@
 #include "test_support.h"
 
 /* One binary buffer shared by the cases (byte offsets in the comments). */
-static uint8_t bin[400];
+static uint8_t bin[528];
 
 static void build_bin(void) {
     const float times_bad[4] = {0, 0.5f, 0.5f, 1};                            /* 0 */
@@ -34,15 +34,23 @@ static void build_bin(void) {
     memcpy(bin + 296, pos, 36);
     memcpy(bin + 332, joints, 12);
     memcpy(bin + 344, weights, 48);
+    const float bad_weights[12] = {1, 0, 0, 0, -0.5f, 1.5f, 0, 0, 1, 0, 0, 0};     /* 400 */
+    const float bad_ibm[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.5f, 0, 0, 0, 1}; /* 448 */
+    memcpy(bin + 400, bad_weights, 48);
+    memcpy(bin + 448, bad_ibm, 64);
+    const uint8_t twice[12] = {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0}; /* 512 */
+    memcpy(bin + 512, twice, 12);
 }
 
 /* The common head: the buffer, one view over all of it, and accessors
  * 0 times_bad, 1 times_ok, 2 translations (VEC3 x4), 3 rotations (VEC4 x4), 4 NaN VEC3,
  * 5 IBMs (MAT4 x2), 6 indices (3), 7 positions (3), 8 joints (3), 9 weights (3),
- * 10 the times_ok again as VEC4 UNSIGNED_INT... (format errors), 11 rotations as SCALAR x16. */
+ * 10 the times_ok again as VEC4 UNSIGNED_INT (format errors), 11 rotations as SCALAR x16,
+ * 12 weights with a negative weight, 13 a non-affine inverse bind matrix, 14 joints listing
+ * joint 1 twice per vertex. */
 #define HEAD                                                                                       \
-    "'asset':{'version':'2.0'},'buffers':[{'byteLength':400}],"                                    \
-    "'bufferViews':[{'buffer':0,'byteLength':400}],'accessors':["                                  \
+    "'asset':{'version':'2.0'},'buffers':[{'byteLength':528}],"                                    \
+    "'bufferViews':[{'buffer':0,'byteLength':528}],'accessors':["                                  \
     "{'bufferView':0,'componentType':5126,'count':4,'type':'SCALAR'},"                             \
     "{'bufferView':0,'byteOffset':16,'componentType':5126,'count':4,'type':'SCALAR'},"             \
     "{'bufferView':0,'byteOffset':32,'componentType':5126,'count':4,'type':'VEC3'},"               \
@@ -54,7 +62,10 @@ static void build_bin(void) {
     "{'bufferView':0,'byteOffset':332,'componentType':5121,'count':3,'type':'VEC4'},"              \
     "{'bufferView':0,'byteOffset':344,'componentType':5126,'count':3,'type':'VEC4'},"              \
     "{'bufferView':0,'byteOffset':16,'componentType':5125,'count':1,'type':'VEC4'},"               \
-    "{'bufferView':0,'byteOffset':80,'componentType':5126,'count':16,'type':'SCALAR'}]"
+    "{'bufferView':0,'byteOffset':80,'componentType':5126,'count':16,'type':'SCALAR'},"            \
+    "{'bufferView':0,'byteOffset':400,'componentType':5126,'count':3,'type':'VEC4'},"              \
+    "{'bufferView':0,'byteOffset':448,'componentType':5126,'count':1,'type':'MAT4'},"              \
+    "{'bufferView':0,'byteOffset':512,'componentType':5121,'count':3,'type':'VEC4'}]"
 
 typedef struct rule_case {
     const char *name;
@@ -160,6 +171,24 @@ static const rule_case cases[] = {
      ",'meshes':[{'weights':[1],'primitives':[{'attributes':"
      "{'POSITION':7}}]}]",
      OSSA_ERROR_INVALID, "meshes[0].weights", "has 1 weights, but the primitives have 0"},
+    {"matrix shear", ",'nodes':[{'matrix':[1,0,0,0,1,1,0,0,0,0,1,0,0,0,0,1]}]", OSSA_ERROR_INVALID,
+     "nodes[0].matrix", "shear"},
+    {"animated matrix node",
+     ",'nodes':[{'matrix':[2,0,0,0,0,2,0,0,0,0,2,0,0,0,0,1]}],"
+     "'animations':[{'samplers':[{'input':1,'output':2}],'channels':[{'sampler':0,'target':"
+     "{'node':0,'path':'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].channels[0].target", "has a matrix"},
+    {"negative weight",
+     ",'meshes':[{'primitives':[{'mode':0,'attributes':{'POSITION':7,"
+     "'JOINTS_0':8,'WEIGHTS_0':12}}]}]",
+     OSSA_ERROR_INVALID, "meshes[0].primitives[0].attributes.WEIGHTS_0", "finite and >= 0"},
+    {"IBM affine", ",'nodes':[{}],'skins':[{'joints':[0],'inverseBindMatrices':13}]",
+     OSSA_ERROR_INVALID, "skins[0].inverseBindMatrices", "not affine"},
+    {"interpolation name",
+     ",'nodes':[{}],'animations':[{'samplers':[{'input':1,'output':2,"
+     "'interpolation':'SMOOTH'}],'channels':[{'sampler':0,'target':{'node':0,'path':"
+     "'translation'}}]}]",
+     OSSA_ERROR_INVALID, "animations[0].samplers[0].interpolation", "'SMOOTH'"},
     {"wrong type", ",'nodes':[{'name':42}]", OSSA_ERROR_INVALID, "nodes[0].name",
      "must be a string"},
 };
@@ -244,7 +273,9 @@ static void test_warnings(void) {
                   "'bufferViews':[{'buffer':0,'byteLength':400}],'accessors':["
                   "{'bufferView':0,'byteOffset':16,'componentType':5126,'count':4,'type':'SCALAR',"
                   "'min':[0],'max':[2]},"
-                  "{'bufferView':0,'byteOffset':32,'componentType':5126,'count':4,'type':'VEC3'}],"
+                  "{'bufferView':0,'byteOffset':32,'componentType':5126,'count':4,'type':'VEC3'},"
+                  "{'bufferView':0,'componentType':5126,'count':4,'type':'VEC5'}],"
+                  "'meshes':[{'primitives':[{'attributes':{'POSITION':1}}]}],"
                   "'nodes':[{'rotation':[0,0,0,2],'mystery':true}],"
                   "'images':[{'uri':'missing.png'}],'scenes':[],"
                   "'animations':[{'samplers':[{'input':0,'output':1}],'channels':[{'sampler':0,"
@@ -258,6 +289,9 @@ static void test_warnings(void) {
     CHECK(io_has_warning(doc, "images[0].uri", "cannot be loaded"));
     CHECK(io_has_warning(doc, "scenes", "empty"));
     CHECK(io_has_warning(doc, "animations[0].channels[0].target", "no target node"));
+    CHECK(io_has_warning(doc, "meshes[0].primitives[0]", "4 vertices do not form whole TRIANGLES"));
+    CHECK(io_has_warning(doc, "meshes[0].primitives[0].attributes.POSITION", "no min and max"));
+    CHECK(io_has_warning(doc, "accessors[2].type", "'VEC5' is not an accessor type"));
     if (doc) {
         /* The document stays faithful: the quaternion is not normalized. */
         CHECK(doc->nodes[0].rotation[3] == 2.0f);
@@ -265,6 +299,47 @@ static void test_warnings(void) {
         CHECK(doc->animations[0].channels[0].node == -1);
     }
     ossa_document_free(doc);
+}
+
+/* At most 1000 warnings are kept, then one entry says how many more there were. */
+static void test_warning_limit(void) {
+    size_t cap = 1200 * 16 + 64;
+    char *json = malloc(cap);
+    size_t len = (size_t)snprintf(json, cap, "{'asset':{'version':'2.0'}");
+    for (int i = 0; i < 1200; i++)
+        len += (size_t)snprintf(json + len, cap - len, ",'x%d':0", i);
+    snprintf(json + len, cap - len, "}");
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(io_load_json(json, NULL, 0, NULL, &doc, &error) == OSSA_OK);
+    if (doc) {
+        CHECK(doc->warning_count == 1001);
+        CHECK(!strcmp(doc->warnings[0].path, "x0"));
+        CHECK(!strcmp(doc->warnings[1000].message, "200 more warnings were left out"));
+    }
+    ossa_document_free(doc);
+    free(json);
+}
+
+/* An accessor of unknown type is refused where something uses it. */
+static void test_unknown_type_in_use(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(load_text("{'asset':{'version':'2.0'},'buffers':[{'byteLength':512}],"
+                    "'bufferViews':[{'buffer':0,'byteLength':512}],'accessors':["
+                    "{'bufferView':0,'componentType':5126,'count':4,'type':'VEC5'}],"
+                    "'meshes':[{'primitives':[{'attributes':{'POSITION':0}}]}]}",
+                    &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "meshes[0].primitives[0].attributes.POSITION"));
+    CHECK(strstr(error.message, "unknown type") != NULL);
+    /* Matrices of 1- and 2-byte components start on 4-byte boundaries. */
+    CHECK(load_text("{'asset':{'version':'2.0'},'buffers':[{'byteLength':512}],"
+                    "'bufferViews':[{'buffer':0,'byteLength':512}],'accessors':["
+                    "{'bufferView':0,'byteOffset':2,'componentType':5122,'count':1,"
+                    "'type':'MAT2'}]}",
+                    &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!strcmp(error.path, "accessors[0].byteOffset"));
+    CHECK(strstr(error.message, "4-byte boundary") != NULL);
 }
 
 /* KHR_mesh_quantization widens the attribute formats only when required. */
@@ -356,9 +431,31 @@ int main(void) {
     ossa_error error;
     CHECKF(load_text("{" HEAD "}", &doc, &error) == OSSA_OK, "%s: %s", error.path, error.message);
     ossa_document_free(doc);
+    /* A joint listed twice for a vertex with non-zero weights (vertex 2: 0.5 + 0.5). */
+    CHECK(load_text("{" HEAD ",'meshes':[{'primitives':[{'mode':0,'attributes':{'POSITION':7,"
+                    "'JOINTS_0':14,'WEIGHTS_0':9}}]}]}",
+                    &doc, &error) == OSSA_OK);
+    CHECK(io_has_warning(doc, "meshes[0].primitives[0].attributes.JOINTS_0",
+                         "vertex 2 lists joint 1 twice"));
+    ossa_document_free(doc);
+    /* JOINTS values index the skin's joints (joint 1 of a one-joint skin is refused); a scene
+     * showing a skinned mesh node but not its joints is warned. */
+    CHECK(load_text("{" HEAD ",'nodes':[{'mesh':0,'skin':0},{}],'skins':[{'joints':[1]}],"
+                    "'scenes':[{'nodes':[0]}],'meshes':[{'primitives':[{'mode':0,'attributes':"
+                    "{'POSITION':7,'JOINTS_0':14,'WEIGHTS_0':9}}]}]}",
+                    &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(strstr(error.message, "uses joint 1") != NULL);
+    CHECK(load_text("{" HEAD ",'nodes':[{'mesh':0,'skin':0},{},{}],'skins':[{'joints':[1,2]}],"
+                    "'scenes':[{'nodes':[0]}],'meshes':[{'primitives':[{'mode':0,'attributes':"
+                    "{'POSITION':7,'JOINTS_0':14,'WEIGHTS_0':9}}]}]}",
+                    &doc, &error) == OSSA_OK);
+    CHECK(io_has_warning(doc, "nodes[0]", "scene 0 shows this skinned mesh node but not joint"));
+    ossa_document_free(doc);
     test_accessor_ranges();
     test_warnings();
     test_quantization();
+    test_unknown_type_in_use();
+    test_warning_limit();
     test_deep_hierarchy();
     test_json();
     return ossa_test_finish("io_validation");

@@ -117,7 +117,47 @@ static void check_model(const char *path, void *user) {
     ossa_document_free(doc);
 }
 
+/* Bad arguments are refused with the primitive's path; skin -1 makes a skinned primitive rigid. */
+static void check_document_arguments(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    if (ossa_document_load_file(ossa_test_shared_path("models/Fox/Fox.glb"), NULL, &doc, &error) !=
+        OSSA_OK) {
+        CHECKF(0, "Fox.glb loads: %s", error.message);
+        return;
+    }
+    ossa_skin_mesh *mesh = NULL;
+    CHECK(ossa_skin_mesh_from_document(doc, 0, 7, 0, NULL, &mesh, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(mesh == NULL);
+    CHECK(strcmp(error.path, "meshes[0].primitives[7]") == 0);
+    CHECK(ossa_skin_mesh_from_document(doc, 0, 0, 5, NULL, &mesh, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_skin_mesh_from_document(doc, 0, 0, -1, NULL, &mesh, &error) == OSSA_OK);
+    if (mesh) {
+        CHECK(ossa_skin_mesh_max_influences(mesh) == 0);
+        CHECK(ossa_skin_mesh_influence_histogram(mesh, 0) == 1728);
+        /* rigid: the transform moves every vertex by (1, 2, 3) */
+        const float move[12] = {1, 0, 0, 1, 0, 1, 0, 2, 0, 0, 1, 3};
+        float *out = calloc(3 * 1728, sizeof(float)), *rest = calloc(3 * 1728, sizeof(float));
+        ossa_accessor_read_float(doc, doc->meshes[0].primitives[0].position, 0, 1728, rest);
+        ossa_skin_frame frame = {0};
+        frame.transform = move;
+        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
+        ossa_skin_output o = {out, 0, NULL, 0, NULL, 0};
+        ossa_skin_mesh_run(mesh, &frame, &o, 0, ossa_skin_mesh_slot_count(mesh));
+        int bad = 0;
+        for (int i = 0; i < 1728; i++)
+            for (int c = 0; c < 3; c++)
+                if (out[3 * i + c] != rest[3 * i + c] + (float)(c + 1)) bad++;
+        CHECKF(bad == 0, "%d moved coordinates wrong", bad);
+        free(out);
+        free(rest);
+        ossa_skin_mesh_free(mesh);
+    }
+    ossa_document_free(doc);
+}
+
 int main(void) {
+    check_document_arguments();
     char models[1024];
     snprintf(models, sizeof models, "%s/models", ossa_test_shared_dir());
     ossa_test_walk(models, ".gltf", check_model, NULL);

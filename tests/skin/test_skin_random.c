@@ -234,5 +234,8 @@ int main(void) {
                     if (index % 6 == 2) c.joint_count = 20;
                     run_config(&c, seed + (uint64_t)index * 7919);
                 }
+    /* Outputs over 1 MiB: the AVX-512 fast path switches to non-temporal stores. */
+    config big = {1, OSSA_COMPONENT_UNSIGNED_SHORT, OSSA_COMPONENT_FLOAT, 64, 1, 1, 0, 0, 48000};
+    run_config(&big, seed ^ 0x5555);
     return ossa_test_finish("skin_random");
 }

@@ -26,6 +26,7 @@ static void triad_range(void *user, size_t begin, size_t end) {
 }
 
 double bench_triad_gbs(size_t n, double seconds, ossa_thread_pool *pool) {
+    n = (n + 7) & ~(size_t)7; /* whole cache lines: aligned_alloc wants a multiple of 64 */
     triad t = {aligned_alloc(64, n * sizeof(double)), aligned_alloc(64, n * sizeof(double)),
                aligned_alloc(64, n * sizeof(double)), 3.0};
     double best = 0.0;

@@ -291,6 +291,20 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     ossa_document_free(doc);
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(const char *text) {
+    putchar('"');
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
 static void print_json(const bench_report *rep, const bench_args *a) {
     printf("{\"triad_gbs\":%.3f,\"triad_gbs_all_threads\":%.3f,\"triad_footprint_gbs\":%.3f,"
            "\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"characters\":[",
@@ -298,18 +312,22 @@ static void print_json(const bench_report *rep, const bench_args *a) {
            ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()), a->seconds);
     for (int i = 0; i < rep->character_count; i++) {
         const bench_character_result *c = &rep->characters[i];
-        printf("%s{\"model\":\"%s\",\"cursor\":%s,\"joints\":%d,\"nodes\":%d,\"ns_sample\":%.1f,"
-               "\"ns_fk\":%.1f,\"ns_palette\":%.1f,\"ns_total\":%.1f}",
-               i ? "," : "", c->model, rep->character_cursor[i] ? "true" : "false", c->joints,
-               c->nodes, c->ns_sample, c->ns_fk, c->ns_palette, c->ns_total);
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(c->model);
+        printf(",\"cursor\":%s,\"joints\":%d,\"nodes\":%d,\"ns_sample\":%.1f,\"ns_fk\":%.1f,"
+               "\"ns_palette\":%.1f,\"ns_total\":%.1f}",
+               rep->character_cursor[i] ? "true" : "false", c->joints, c->nodes, c->ns_sample,
+               c->ns_fk, c->ns_palette, c->ns_total);
     }
     fputs("],\"skinning\":[", stdout);
     for (int i = 0; i < rep->skin_count; i++) {
         const skin_row *s = &rep->skinning[i];
-        printf("%s{\"model\":\"%s\",\"mode\":\"%s\",\"threads\":%u,\"vertices\":%zu,"
-               "\"mverts_per_s\":%.1f,\"bytes_per_vertex\":%.1f,\"fraction_of_triad\":%.3f",
-               i ? "," : "", s->model, s->mode, s->threads, s->vertices, s->r.mverts_per_s,
-               s->r.bytes_per_vertex, s->fraction);
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(s->model);
+        printf(",\"mode\":\"%s\",\"threads\":%u,\"vertices\":%zu,\"mverts_per_s\":%.1f,"
+               "\"bytes_per_vertex\":%.1f,\"fraction_of_triad\":%.3f",
+               s->mode, s->threads, s->vertices, s->r.mverts_per_s, s->r.bytes_per_vertex,
+               s->fraction);
         if (s->fraction_footprint > 0)
             printf(",\"fraction_of_footprint_triad\":%.3f", s->fraction_footprint);
         fputc('}', stdout);

@@ -4,16 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "commands.h"
 #include "ossa/document.h"
 
+static const char *const path_names[] = {"translation", "rotation", "scale", "weights"};
+static const char *const interp_names[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+
 static void usage(FILE *out) {
-    fprintf(out, "usage: ossa info MODEL\n\n"
-                 "Loads MODEL (.gltf or .glb), validates it and prints its node tree (joints\n"
-                 "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
-                 "animations (duration, channels by path and interpolation). Warnings go to\n"
-                 "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
-                 "'error: FILE: JSON-PATH: message' and exits with 1.\n");
+    fprintf(out,
+            "usage: ossa info MODEL [--json]\n\n"
+            "Loads MODEL (.gltf or .glb), validates it and prints its node tree (joints\n"
+            "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
+            "animations (duration, channels by path and interpolation). Warnings go to\n"
+            "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
+            "'error: FILE: JSON-PATH: message' and exits with 1. --json prints the same facts\n"
+            "(and the warnings) as one JSON object on stdout.\n");
 }
 
 static const char *name_or_empty(const char *name) {
@@ -128,8 +135,6 @@ static void print_meshes(const ossa_document *doc) {
 }
 
 static void print_animations(const ossa_document *doc) {
-    static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
-    static const char *const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
     printf("animations (%u):\n", doc->animation_count);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
         const ossa_animation *anim = &doc->animations[a];
@@ -159,9 +164,9 @@ static void print_animations(const ossa_document *doc) {
                 total++;
             }
             if (!total) continue;
-            printf("    %-11s %3u:", paths[p], total);
+            printf("    %-11s %3u:", path_names[p], total);
             for (int i = 0; i < 3; i++)
-                if (counts[i]) printf(" %s %u", interps[i], counts[i]);
+                if (counts[i]) printf(" %s %u", interp_names[i], counts[i]);
             printf("\n");
         }
         uint32_t ignored = 0;
@@ -171,12 +176,144 @@ static void print_animations(const ossa_document *doc) {
     }
 }
 
+static void add_name(cJSON *object, const char *name) {
+    if (name)
+        cJSON_AddStringToObject(object, "name", name);
+    else
+        cJSON_AddNullToObject(object, "name");
+}
+
+static cJSON *json_nodes(const ossa_document *doc) {
+    cJSON *nodes = cJSON_CreateArray();
+    for (uint32_t i = 0; i < doc->node_count; i++) {
+        const ossa_node *n = &doc->nodes[i];
+        cJSON *node = cJSON_CreateObject();
+        add_name(node, n->name);
+        cJSON_AddNumberToObject(node, "parent", n->parent);
+        cJSON_AddItemToObject(node, "children",
+                              cJSON_CreateIntArray(n->children, (int)n->child_count));
+        cJSON_AddNumberToObject(node, "mesh", n->mesh);
+        cJSON_AddNumberToObject(node, "skin", n->skin);
+        int joint = 0;
+        for (uint32_t s = 0; s < doc->skin_count; s++)
+            for (uint32_t j = 0; j < doc->skins[s].joint_count; j++)
+                joint |= doc->skins[s].joints[j] == (int32_t)i;
+        cJSON_AddBoolToObject(node, "joint", joint);
+        cJSON_AddItemToArray(nodes, node);
+    }
+    return nodes;
+}
+
+static cJSON *json_skins(const ossa_document *doc) {
+    cJSON *skins = cJSON_CreateArray();
+    for (uint32_t s = 0; s < doc->skin_count; s++) {
+        const ossa_skin *sk = &doc->skins[s];
+        cJSON *skin = cJSON_CreateObject();
+        add_name(skin, sk->name);
+        cJSON_AddItemToObject(skin, "joints",
+                              cJSON_CreateIntArray(sk->joints, (int)sk->joint_count));
+        cJSON_AddNumberToObject(skin, "inverse_bind_matrices", sk->inverse_bind_matrices);
+        cJSON_AddNumberToObject(skin, "skeleton", sk->skeleton);
+        cJSON_AddItemToArray(skins, skin);
+    }
+    return skins;
+}
+
+static cJSON *json_meshes(const ossa_document *doc) {
+    cJSON *meshes = cJSON_CreateArray();
+    for (uint32_t m = 0; m < doc->mesh_count; m++) {
+        const ossa_mesh *me = &doc->meshes[m];
+        cJSON *mesh = cJSON_CreateObject();
+        add_name(mesh, me->name);
+        cJSON_AddNumberToObject(mesh, "morph_targets", me->target_count);
+        cJSON *prims = cJSON_AddArrayToObject(mesh, "primitives");
+        for (uint32_t p = 0; p < me->primitive_count; p++) {
+            const ossa_primitive *pr = &me->primitives[p];
+            cJSON *prim = cJSON_CreateObject();
+            cJSON_AddStringToObject(prim, "mode", mode_name(pr->mode));
+            cJSON_AddNumberToObject(prim, "vertices", (double)pr->vertex_count);
+            cJSON_AddNumberToObject(prim, "indices",
+                                    pr->indices >= 0 ? (double)doc->accessors[pr->indices].count
+                                                     : 0.0);
+            cJSON_AddNumberToObject(prim, "influence_sets", pr->influence_sets);
+            cJSON *attributes = cJSON_AddArrayToObject(prim, "attributes");
+            for (uint32_t a = 0; a < pr->attribute_count; a++)
+                cJSON_AddItemToArray(attributes, cJSON_CreateString(pr->attributes[a].name));
+            cJSON_AddItemToArray(prims, prim);
+        }
+        cJSON_AddItemToArray(meshes, mesh);
+    }
+    return meshes;
+}
+
+static cJSON *json_animations(const ossa_document *doc) {
+    cJSON *animations = cJSON_CreateArray();
+    for (uint32_t a = 0; a < doc->animation_count; a++) {
+        const ossa_animation *an = &doc->animations[a];
+        cJSON *anim = cJSON_CreateObject();
+        add_name(anim, an->name);
+        float start = 0, end = 0;
+        for (uint32_t s = 0; s < an->sampler_count; s++) {
+            int32_t input = an->samplers[s].input;
+            float first = 0, last = 0;
+            ossa_accessor_read_float(doc, input, 0, 1, &first);
+            ossa_accessor_read_float(doc, input, doc->accessors[input].count - 1, 1, &last);
+            if (s == 0 || first < start) start = first;
+            if (s == 0 || last > end) end = last;
+        }
+        cJSON_AddNumberToObject(anim, "start", start);
+        cJSON_AddNumberToObject(anim, "end", end);
+        cJSON *channels = cJSON_AddArrayToObject(anim, "channels");
+        for (uint32_t c = 0; c < an->channel_count; c++) {
+            const ossa_animation_channel *ch = &an->channels[c];
+            cJSON *channel = cJSON_CreateObject();
+            cJSON_AddNumberToObject(channel, "node", ch->node);
+            cJSON_AddStringToObject(channel, "path", path_names[ch->path]);
+            cJSON_AddStringToObject(channel, "interpolation",
+                                    interp_names[an->samplers[ch->sampler].interpolation]);
+            cJSON_AddItemToArray(channels, channel);
+        }
+        cJSON_AddItemToArray(animations, anim);
+    }
+    return animations;
+}
+
+static int print_json(const ossa_document *doc) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "file", doc->file);
+    cJSON_AddItemToObject(root, "nodes", json_nodes(doc));
+    cJSON_AddItemToObject(root, "skins", json_skins(doc));
+    cJSON_AddItemToObject(root, "meshes", json_meshes(doc));
+    cJSON_AddItemToObject(root, "animations", json_animations(doc));
+    cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
+    for (uint32_t w = 0; w < doc->warning_count; w++) {
+        cJSON *warning = cJSON_CreateObject();
+        cJSON_AddStringToObject(warning, "path", doc->warnings[w].path);
+        cJSON_AddStringToObject(warning, "message", doc->warnings[w].message);
+        cJSON_AddItemToArray(warnings, warning);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (!text) {
+        fprintf(stderr, "error: out of memory\n");
+        return 0;
+    }
+    printf("%s\n", text);
+    cJSON_free(text);
+    return 1;
+}
+
 int cmd_info(int argc, char **argv) {
     const char *model = NULL;
+    int json = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+            continue;
         }
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "ossa info: unknown option '%s'\n\n", argv[i]);
@@ -206,6 +343,11 @@ int cmd_info(int argc, char **argv) {
         const ossa_warning *warning = &doc->warnings[w];
         fprintf(stderr, "warning: %s: %s%s%s\n", doc->file, warning->path,
                 warning->path[0] ? ": " : "", warning->message);
+    }
+    if (json) {
+        int ok = print_json(doc);
+        ossa_document_free(doc);
+        return ok ? EXIT_OK : EXIT_MODEL_ERROR;
     }
     printf("%s: %u nodes, %u scenes (default %d), %u skins, %u meshes, %u animations, %u "
            "warnings\n",

@@ -1,6 +1,7 @@
 /* ossa sample: world transforms, morph weights, joint matrices (and skinned vertices) of a
  * model at given times of one animation, in the golden JSON format of DESIGN.md. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ static int parse_args(int argc, char **argv, sample_args *a) {
                 }
             } else if (!strcmp(arg, "--time")) {
                 double t = strtod(value, &end);
-                if (end == value || *end || errno == ERANGE || t != t) {
+                if (end == value || *end || errno == ERANGE || !isfinite(t)) {
                     fprintf(stderr, "ossa sample: --time wants a number of seconds, not '%s'\n",
                             value);
                     return EXIT_USAGE;

@@ -7,8 +7,10 @@
 static const ossa_command commands[] = {
     {"info", "print a model's nodes, skins, meshes, animations and warnings", cmd_info},
     {"sample", "print world matrices, morph weights and joint matrices at given times", cmd_sample},
+#ifdef OSSA_HAVE_GPU
     {"render", "render animation frames offscreen to PNG or animated GIF (OpenGL)", cmd_render},
     {"view", "play a model's animations in a window (OpenGL)", cmd_view},
+#endif
     {"demo", "write the built-in demo model (windmill and tentacle) as a .glb", cmd_demo},
     {"bench", "benchmark sampling, skinning and memory bandwidth (not a test)", cmd_bench},
 };

@@ -77,7 +77,8 @@ int render_scene_open(render_scene *s, ossa_gpu_context *context, const char *mo
     ossa_error error;
     ossa_result r = model ? ossa_document_load_file(model, NULL, &s->document, &error)
                           : ossa_demo_load(NULL, &s->document, &error);
-    if (r != OSSA_OK) return fail(model ? model : "the demo model", &error);
+    if (r != OSSA_OK)
+        return fail(model ? "cannot load the model" : "cannot build the demo model", &error);
     if (ossa_rig_build(s->document, NULL, &s->rig, &error) != OSSA_OK)
         return fail("building the rig", &error);
     if (ossa_clip_set_build(s->document, s->rig, NULL, &s->clips, &error) != OSSA_OK)

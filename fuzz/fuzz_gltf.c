@@ -1,0 +1,14 @@
+/* libFuzzer target: glTF JSON text loaded from memory, then the whole pipeline
+ * (fuzz_pipeline.h). GLB inputs are left to fuzz_glb so that this target's mutations stay
+ * on JSON. */
+#include <string.h>
+
+#include "fuzz_pipeline.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size >= 4 && !memcmp(data, "glTF", 4)) return -1; /* not added to the corpus */
+    fuzz_pipeline_run(data, size, NULL, 0);
+    return 0;
+}
