@@ -219,7 +219,8 @@ typedef struct ossa_animation_sampler {
 
 typedef struct ossa_animation_channel {
     int32_t sampler;
-    int32_t node; /**< -1: no target node (the channel is ignored, with a warning) */
+    int32_t node; /**< -1: no target node, or key times without data (the channel is ignored,
+                       with a warning) */
     ossa_path path;
 } ossa_animation_channel;
 

@@ -51,10 +51,11 @@ static void parse_version(ossa_io_loader *L, const cJSON *asset, const char *key
             ossa_io_fail_key(L, key, OSSA_ERROR_UNSUPPORTED, "glTF %s is not supported (only 2.x)",
                              version);
         if (minor != 0) ossa_io_warn_key(L, key, "glTF %s is newer than 2.0; read as 2.0", version);
-    } else if (major != 2) {
-        ossa_io_fail_key(L, key, OSSA_ERROR_UNSUPPORTED, "the file needs glTF %s", version);
-    } else if (minor > 0) {
-        ossa_io_warn_key(L, key, "the file needs glTF %s, newer than 2.0; read as 2.0", version);
+    } else if (major != 2 || minor > 0) {
+        /* minVersion is what a reader must support to load the file at all (the spec's
+         * implementation note; the Khronos asset generator expects 2.0 clients to refuse 2.1). */
+        ossa_io_fail_key(L, key, OSSA_ERROR_UNSUPPORTED,
+                         "the file needs glTF %s or newer; ossa reads glTF 2.0", version);
     }
 }
 

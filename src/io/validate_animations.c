@@ -6,12 +6,20 @@
 
 #define CHUNK 1024
 
-static void check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double *chunk) {
+/* Returns 0 when the key times have no data (they read as zeros) and there are two or more: no
+ * timeline can be made of them, so the loader ignores the channels that use the sampler (the
+ * Khronos validator does not check such data, and calls the file valid). */
+static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double *chunk) {
     const ossa_document *doc = L->doc;
     const ossa_animation_sampler *s = &doc->animations[anim].samplers[index];
     const ossa_accessor *a = &doc->accessors[s->input];
     ossa_io_path_set(L, "animations[%u].samplers[%u].input", anim, index);
-    if (!ossa_io_accessor_has_data(L, s->input)) return;
+    if (!ossa_io_accessor_has_data(L, s->input) && a->count > 1) {
+        ossa_io_warn(L, "accessor %d has %llu key times but no data; the channels using this "
+                        "sampler are ignored",
+                     s->input, (unsigned long long)a->count);
+        return 0;
+    }
     double previous = 0;
     for (uint64_t first = 0; first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
@@ -30,6 +38,7 @@ static void check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double
             previous = t;
         }
     }
+    return 1;
 }
 
 static int output_format_ok(ossa_path path, const ossa_accessor *a) {
@@ -58,7 +67,8 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
     uint32_t c = a->components;
     uint64_t non_unit = 0, first_non_unit = 0;
     int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
-    if (!ossa_io_accessor_has_data(L, s->output)) return;
+    /* Checked as read, zeros included: a zero rotation would poison every transform below it. */
+    (void)ossa_io_accessor_has_data(L, s->output);
     for (uint64_t first = 0; first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, s->output, first, n, chunk, OSSA_IO_OUT_DOUBLE);
@@ -138,15 +148,25 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
     uint8_t *paths_of_node = ossa_io_alloc_array(L, doc->node_count, 1);
+    uint32_t most_samplers = 0;
+    for (uint32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].sampler_count > most_samplers)
+            most_samplers = doc->animations[a].sampler_count;
+    uint8_t *usable_sampler = ossa_io_alloc_array(L, most_samplers, 1);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
-        const ossa_animation *an = &doc->animations[a];
+        ossa_animation *an = &doc->animations[a];
         for (uint32_t s = 0; s < an->sampler_count; s++)
-            check_input(L, a, s, chunk);
+            usable_sampler[s] = (uint8_t)check_input(L, a, s, chunk);
         for (uint32_t c = 0; c < an->channel_count; c++)
             check_channel(L, a, c, paths_of_node, chunk);
-        for (uint32_t c = 0; c < an->channel_count; c++)
-            if (an->channels[c].node >= 0) paths_of_node[an->channels[c].node] = 0;
+        for (uint32_t c = 0; c < an->channel_count; c++) {
+            ossa_animation_channel *ch = &an->channels[c];
+            if (ch->node < 0) continue;
+            paths_of_node[ch->node] = 0;
+            if (!usable_sampler[ch->sampler]) ch->node = -1; /* warned in check_input */
+        }
     }
+    ossa_io_release(L->storage, usable_sampler);
     ossa_io_release(L->storage, paths_of_node);
     ossa_io_release(L->storage, chunk);
 }

@@ -60,7 +60,9 @@ static void check_joints_of_skin(ossa_io_loader *L, uint32_t index, const int32_
     for (uint32_t j = 0; j < s->joint_count; j++) {
         if (mark[s->joints[j]]) {
             ossa_io_path_set(L, "skins[%u].joints[%u]", index, j);
-            ossa_io_warn(L, "node %d is listed twice as a joint", s->joints[j]);
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "node %d is listed twice as a joint (joints must be unique)",
+                         s->joints[j]);
         }
         mark[s->joints[j]] = 1;
     }

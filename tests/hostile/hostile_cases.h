@@ -7,9 +7,6 @@
 #include "ossa/document.h"
 
 extern int hostile_case_count;
-/* Set before a case the loader does not handle yet (reported to its owner): a result other
- * than the expected one is then printed as a gap instead of failing. Reset by each report. */
-extern int hostile_known_gap;
 
 /* Prints a table row and checks the result (and, for errors, the JSON path prefix, unless
  * path is NULL). */

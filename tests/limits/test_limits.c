@@ -5,12 +5,14 @@
  *    limit is about a part of the file), exactly what it needs loads.
  * 2. An allocator failing on its Nth call, for every N until the call succeeds, for every shared
  *    model: loading, then building the rig, the clips and every prepared skin mesh with that
- *    allocator. Each failure must be OSSA_ERROR_OUT_OF_MEMORY with no object returned and every
- *    block given back (never a crash or a leak). Every N is tried: nothing is skipped. */
+ *    allocator; and the built-in demo (writing its GLB, then loading it). Each failure must be
+ * OSSA_ERROR_OUT_OF_MEMORY with no object returned and every block given back (never a crash or a
+ * leak). Every N is tried: nothing is skipped. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ossa/clip.h"
+#include "ossa/demo.h"
 #include "ossa/document.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
@@ -135,6 +137,14 @@ static ossa_result run_stage(const stage *s, const char *model_path, failing *f)
         r = ossa_document_load_file(model_path, &options, &doc, &error);
         CHECK((r == OSSA_OK) == (doc != NULL));
         ossa_document_free(doc);
+    } else if (!strcmp(s->name, "demo")) {
+        ossa_demo_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.allocator = allocator;
+        ossa_document *doc = NULL;
+        r = ossa_demo_load(&desc, &doc, &error);
+        CHECK((r == OSSA_OK) == (doc != NULL));
+        ossa_document_free(doc);
     } else if (!strcmp(s->name, "rig")) {
         ossa_rig *rig = NULL;
         r = ossa_rig_build(s->doc, &allocator, &rig, &error);
@@ -231,5 +241,11 @@ int main(void) {
     snprintf(dir, sizeof dir, "%s", models);
     ossa_test_walk(dir, ".gltf", exhaust_model, NULL);
     ossa_test_walk(dir, ".glb", exhaust_model, NULL);
+    /* The built-in demo: its GLB bytes and the document it loads share the allocator. */
+    stage demo;
+    memset(&demo, 0, sizeof demo);
+    demo.name = "demo";
+    printf("%-58s allocations: %ld\n", "ossa-demo.glb (write + load)",
+           exhaust(&demo, NULL, "ossa-demo.glb"));
     return ossa_test_finish("limits");
 }

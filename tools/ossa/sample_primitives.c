@@ -13,42 +13,15 @@
 
 #include "ossa/skin.h"
 
-/* The document animation the clip was built from: the one with the clip's name, when exactly
- * one has it; -1 when that does not decide it. */
-static int32_t clip_animation(const ossa_document *doc, const ossa_clip *clip) {
-    int32_t found = -1;
-    for (uint32_t a = 0; a < doc->animation_count; a++) {
-        const char *name = doc->animations[a].name;
-        int same = (!name && !clip->name) || (name && clip->name && !strcmp(name, clip->name));
-        if (!same) continue;
-        if (found >= 0) return -1;
-        found = (int32_t)a;
-    }
-    return found;
-}
-
 /* Marks glTF nodes that the animation moves (moved[n]) or morphs (morphed[n]). */
 static void mark_animated(const ossa_document *doc, const sample_frame *f, uint8_t *moved,
                           uint8_t *morphed) {
-    if (!f->clip) return;
-    int32_t a = clip_animation(doc, f->clip);
-    if (a >= 0) {
-        const ossa_animation *anim = &doc->animations[a];
-        for (uint32_t c = 0; c < anim->channel_count; c++) {
-            int32_t n = anim->channels[c].node;
-            if (n < 0) continue;
-            if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
-                morphed[n] = 1;
-            else
-                moved[n] = 1;
-        }
-        return;
-    }
-    /* Fallback: the clip's animated tracks (channels folded as constants are not seen). */
-    for (uint32_t t = 0; t < f->clip->track_count; t++) {
-        const ossa_track *track = &f->clip->tracks[t];
-        int32_t n = f->rig->gltf_from_rig[track->node];
-        if (track->path == OSSA_PATH_WEIGHTS)
+    if (!f->clip || f->animation < 0) return;
+    const ossa_animation *anim = &doc->animations[f->animation];
+    for (uint32_t c = 0; c < anim->channel_count; c++) {
+        int32_t n = anim->channels[c].node;
+        if (n < 0) continue;
+        if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
             morphed[n] = 1;
         else
             moved[n] = 1;

@@ -1,0 +1,21 @@
+/**
+ * @file ossa.h
+ * @brief All of ossa's CPU-side API in one include: documents, runtime model, sampling,
+ * poses and palettes, skinning, the thread pool and the built-in demo model.
+ *
+ * The OpenGL layer (gpu.h) is separate: it needs libepoxy and EGL or GLFW.
+ */
+#ifndef OSSA_OSSA_H
+#define OSSA_OSSA_H
+
+#include "result.h"
+#include "document.h"
+#include "rig.h"
+#include "clip.h"
+#include "anim.h"
+#include "pose.h"
+#include "skin.h"
+#include "thread_pool.h"
+#include "demo.h"
+
+#endif
