@@ -176,11 +176,11 @@ typedef struct ossa_node {
     uint32_t child_count;
     int32_t mesh, skin, camera;
     int has_matrix;
-    float matrix[16];      /**< column-major as written; identity if not given */
-    float translation[3];  /**< default 0 */
-    float rotation[4];     /**< x, y, z, w; default 0,0,0,1 */
-    float scale[3];        /**< default 1 */
-    float *weights;        /**< node.weights override, or NULL */
+    float matrix[16];     /**< column-major as written; identity if not given */
+    float translation[3]; /**< default 0 */
+    float rotation[4];    /**< x, y, z, w; default 0,0,0,1 */
+    float scale[3];       /**< default 1 */
+    float *weights;       /**< node.weights override, or NULL */
     uint32_t weight_count;
 } ossa_node;
 
@@ -327,8 +327,8 @@ ossa_result ossa_accessor_read_float(const ossa_document *document, int32_t acce
  * UNSIGNED_INT: indices, JOINTS), values as stored, without normalization. Other component types
  * give OSSA_ERROR_ARGUMENT, as do an accessor index or element range outside the accessor.
  */
-ossa_result ossa_accessor_read_uint(const ossa_document *document, int32_t accessor,
-                                    uint64_t first, uint64_t count, uint32_t *out);
+ossa_result ossa_accessor_read_uint(const ossa_document *document, int32_t accessor, uint64_t first,
+                                    uint64_t count, uint32_t *out);
 
 #ifdef __cplusplus
 }

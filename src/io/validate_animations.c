@@ -15,8 +15,9 @@ static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double 
     const ossa_accessor *a = &doc->accessors[s->input];
     ossa_io_path_set(L, "animations[%u].samplers[%u].input", anim, index);
     if (!ossa_io_accessor_has_data(L, s->input) && a->count > 1) {
-        ossa_io_warn(L, "accessor %d has %llu key times but no data; the channels using this "
-                        "sampler are ignored",
+        ossa_io_warn(L,
+                     "accessor %d has %llu key times but no data; the channels using this "
+                     "sampler are ignored",
                      s->input, (unsigned long long)a->count);
         return 0;
     }
