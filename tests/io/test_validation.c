@@ -137,6 +137,8 @@ static const rule_case cases[] = {
      ",'nodes':[{'mesh':0,'skin':0}],'skins':[{'joints':[0,7]}],"
      "'meshes':[{'primitives':[{'attributes':{'POSITION':7}}]}]",
      OSSA_ERROR_INVALID, "skins[0].joints[1]", "refers to node 7"},
+    {"skin joints unique", ",'nodes':[{},{}],'skins':[{'joints':[1,0,1]}]", OSSA_ERROR_INVALID,
+     "skins[0].joints[2]", "node 1 is listed twice"},
     {"IBM format", ",'nodes':[{}],'skins':[{'joints':[0],'inverseBindMatrices':3}]",
      OSSA_ERROR_INVALID, "skins[0].inverseBindMatrices", "MAT4 FLOAT"},
     {"IBM count", ",'nodes':[{},{},{}],'skins':[{'joints':[0,1,2],'inverseBindMatrices':5}]",
@@ -301,6 +303,44 @@ static void test_warnings(void) {
     ossa_document_free(doc);
 }
 
+/* A file needing a newer reader (asset.minVersion above 2.0) is refused by name. */
+static void test_min_version(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r = load_text("{'asset':{'version':'2.1','minVersion':'2.1'}}", &doc, &error);
+    CHECK(r == OSSA_ERROR_UNSUPPORTED && doc == NULL);
+    CHECK(!strcmp(error.path, "asset.minVersion"));
+    CHECK(strstr(error.message, "needs glTF 2.1") != NULL);
+    r = load_text("{'asset':{'version':'2.1','minVersion':'2.0'}}", &doc, &error);
+    CHECKF(r == OSSA_OK, "%s: %s", error.path, error.message);
+    CHECK(io_has_warning(doc, "asset.version", "newer than 2.0"));
+    ossa_document_free(doc);
+}
+
+/* Key times without data (no bufferView) read as zeros: with two or more keys no timeline can
+ * be made of them, so the channels using the sampler are ignored, with a warning; one key is a
+ * constant at time 0 and stays. */
+static void test_key_times_without_data(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r = load_text(
+        "{'asset':{'version':'2.0'},'nodes':[{},{}],'accessors':["
+        "{'componentType':5126,'count':2,'type':'SCALAR'},"
+        "{'componentType':5126,'count':2,'type':'VEC3'},"
+        "{'componentType':5126,'count':1,'type':'SCALAR'},"
+        "{'componentType':5126,'count':1,'type':'VEC3'}],"
+        "'animations':[{'samplers':[{'input':0,'output':1},{'input':2,'output':3}],"
+        "'channels':[{'sampler':0,'target':{'node':0,'path':'scale'}},"
+        "{'sampler':1,'target':{'node':1,'path':'translation'}}]}]}",
+        &doc, &error);
+    CHECKF(r == OSSA_OK, "%s: %s", error.path, error.message);
+    if (r != OSSA_OK) return;
+    CHECK(io_has_warning(doc, "animations[0].samplers[0].input", "channels using this sampler"));
+    CHECK(doc->animations[0].channels[0].node == -1);
+    CHECK(doc->animations[0].channels[1].node == 1);
+    ossa_document_free(doc);
+}
+
 /* At most 1000 warnings are kept, then one entry says how many more there were. */
 static void test_warning_limit(void) {
     size_t cap = 1200 * 16 + 64;
@@ -456,6 +496,8 @@ int main(void) {
     test_quantization();
     test_unknown_type_in_use();
     test_warning_limit();
+    test_min_version();
+    test_key_times_without_data();
     test_deep_hierarchy();
     test_json();
     return ossa_test_finish("io_validation");
