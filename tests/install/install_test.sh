@@ -73,7 +73,12 @@ if readelf -d "$tmp/play-static" | grep -q "NEEDED.*libossa"; then fail "play-st
 cmp -s "$tmp/play-static.out" "$tmp/play-shared.out" && fail "animations 0 and 2 printed the same"
 expect "$tmp/play-static.out" "animation 0 'idle'"
 
-# 4. The README's quick start compiles and runs.
+# 4. The README's quick start (its first C block, which must be docs/quickstart.c) compiles and
+# runs.
+sed -n '/^```c$/,/^```$/p' "$src/README.md" | sed '1d;$d' | awk '/^```/{exit} {print}' \
+    >"$tmp/readme-quickstart.c"
+cmp -s "$tmp/readme-quickstart.c" "$src/docs/quickstart.c" ||
+    fail "the quick start in README.md differs from docs/quickstart.c"
 # shellcheck disable=SC2046,SC2086
 "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/docs/quickstart.c" \
     $(pkg-config --cflags --libs ossa) -Wl,-rpath,"$libdir" -o "$tmp/quickstart" ||
