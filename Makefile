@@ -9,8 +9,8 @@ DEMO_GIF ?= out/demo.gif
 CMAKE_FLAGS ?= -DOSSA_WERROR=ON
 # Fuzzing (fuzz/): clang for libFuzzer, seconds per target for `make fuzz` and for `make test`.
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
-FUZZ_SECONDS ?= 300
-FUZZ_TEST_SECONDS ?= 120
+FUZZ_SECONDS ?= 900
+FUZZ_TEST_SECONDS ?= 300
 # Suites run under valgrind memcheck by test-valgrind (a ctest -R regex; the hostile suite is left
 # to ASan: its 100,000-node and 65,536-joint cases take minutes under valgrind).
 VALGRIND_TESTS ?= ^(anim_conformance|skin_conformance|io_.*|limits|regressions_replay|threads_shared)$$
