@@ -6,6 +6,10 @@
 
 #include "anim/slerp_batch.h"
 
+#if defined(__SSE__) || defined(_M_X64)
+#include <xmmintrin.h>
+#endif
+
 /* Largest i in [lo, hi] with times[i] <= time, given times[lo] <= time or lo == 0. */
 static inline uint32_t search(const float *times, uint32_t lo, uint32_t hi, float time) {
     while (lo < hi) {
@@ -120,12 +124,24 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
 }
 
 /* Every track of a timeline between keys k and k + 1 at fraction u: batched slerps first,
- * then vec3 lerps, then the rest (the build order of the tracks, see clip_build.c). */
+ * then vec3 lerps, then the rest (the build order of the tracks, see clip_build.c). `wide`: the
+ * CPU runs the sixteen-lane slerp. */
 static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint32_t k, float u,
-                           float dt, ossa_pose *pose) {
+                           float dt, int wide, ossa_pose *pose) {
     const ossa_track *track = clip->tracks + tl->first_track;
     const ossa_track *track_end = track + tl->track_count;
     const ossa_track *slerp_end = track + tl->slerp_track_count;
+#ifdef OSSA_ANIM_AVX512
+    if (wide)
+        while (track < slerp_end) {
+            uint32_t n = (uint32_t)(slerp_end - track);
+            if (n > 16) n = 16;
+            ossa_slerp_tracks16(clip->values, track, n, k, u, pose->local);
+            track += n;
+        }
+#else
+    (void)wide;
+#endif
     for (; track + 4 <= slerp_end; track += 4) {
         const float *a[4], *b[4];
         float *out[4];
@@ -145,9 +161,19 @@ static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint3
         const float *a = clip->values + track->value_offset + (size_t)k * 3;
         ossa_trs *trs = &pose->local[track->node];
         float *out = track->path == OSSA_PATH_TRANSLATION ? trs->translation : trs->scale;
+#if defined(__SSE__) || defined(_M_X64)
+        /* a[0..3] and a[2..5] stay inside the two keys; three floats go out (a fourth would
+         * overwrite the next field). Same operations as the scalar lines below. */
+        __m128 va = _mm_loadu_ps(a), vb = _mm_loadu_ps(a + 2);
+        vb = _mm_shuffle_ps(vb, vb, _MM_SHUFFLE(3, 3, 2, 1));
+        __m128 r = _mm_add_ps(va, _mm_mul_ps(_mm_sub_ps(vb, va), _mm_set1_ps(u)));
+        _mm_storel_pi((__m64 *)out, r);
+        _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
+#else
         out[0] = a[0] + (a[3] - a[0]) * u;
         out[1] = a[1] + (a[4] - a[1]) * u;
         out[2] = a[2] + (a[5] - a[2]) * u;
+#endif
     }
     for (; track < track_end; track++)
         write_between(clip, track, k, u, dt, track_target(track, pose));
@@ -158,6 +184,11 @@ void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, os
     memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
     if (rig->weight_total)
         memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+#ifdef OSSA_ANIM_AVX512
+    int wide = ossa_slerp16_supported();
+#else
+    int wide = 0;
+#endif
     for (uint32_t i = 0; i < clip->timeline_count; i++) {
         const ossa_timeline *tl = &clip->timelines[i];
         const float *times = clip->times + tl->time_offset;
@@ -176,7 +207,7 @@ void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, os
             if (time != times[k]) {
                 float dt = times[k + 1] - times[k];
                 float u = (time - times[k]) / dt;
-                sample_between(clip, tl, k, u, dt, pose);
+                sample_between(clip, tl, k, u, dt, wide, pose);
                 continue;
             }
         }

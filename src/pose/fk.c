@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "pose/pose_avx512.h"
 #include "pose/xform.h"
 
 static inline void local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node,
@@ -20,6 +21,12 @@ void ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node
 }
 
 void ossa_fk_matrices(const ossa_rig *rig, const ossa_pose *pose, float *world) {
+#ifdef OSSA_POSE_AVX512
+    if (ossa_pose_avx512_supported()) {
+        ossa_fk_matrices_avx512(rig, pose, world);
+        return;
+    }
+#endif
     const int32_t *parent = rig->parent;
 #if defined(__SSE__) || defined(_M_X64)
     /* The previous node's world rows stay in registers: in chains of joints the parent is

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "pose/pose_avx512.h"
 #include "pose/xform.h"
 
 uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin) {
@@ -17,6 +18,12 @@ static int is_identity(const float *m) {
 
 void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, float *palette) {
     const ossa_rig_skin *s = &rig->skins[skin];
+#ifdef OSSA_POSE_AVX512
+    if (ossa_pose_avx512_supported()) {
+        ossa_palette_avx512(s, NULL, world, palette);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < s->joint_count; j++)
         xf_matrix_mul(world + 12 * (size_t)s->joints[j], s->inverse_bind + 12 * (size_t)j,
                       palette + 12 * (size_t)j);
@@ -31,6 +38,12 @@ void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, co
     float to_mesh[12];
     xf_matrix_invert(world + 12 * (size_t)mesh_node, to_mesh);
     const ossa_rig_skin *s = &rig->skins[skin];
+#ifdef OSSA_POSE_AVX512
+    if (ossa_pose_avx512_supported()) {
+        ossa_palette_avx512(s, to_mesh, world, palette);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < s->joint_count; j++) {
         float joint_world[12];
         xf_matrix_mul(to_mesh, world + 12 * (size_t)s->joints[j], joint_world);

@@ -9,6 +9,7 @@
 #include "ossa/pose.h"
 #include "ossa/rig.h"
 #include "anim/slerp_batch.h"
+#include "pose/pose_avx512.h"
 #include "pose/xform.h"
 #include "test_support.h"
 
@@ -104,6 +105,38 @@ static void test_slerp(void) {
             CHECK(memcmp(single, batch[j], sizeof single) == 0);
         }
     }
+#ifdef OSSA_ANIM_AVX512
+    /* The sixteen-lane track slerp equals the scalar slerp bit for bit, for every count. */
+    if (ossa_slerp16_supported()) {
+        enum { TRACKS = 16, KEYS = 3 };
+        float values[TRACKS * KEYS * 4];
+        ossa_track tracks[TRACKS];
+        ossa_trs local[TRACKS];
+        for (int i = 0; i < 600; i++) {
+            uint32_t count = 1 + (uint32_t)i % TRACKS, k = (uint32_t)(i / TRACKS) % (KEYS - 1);
+            for (uint32_t j = 0; j < TRACKS; j++) {
+                float *v = values + j * KEYS * 4;
+                for (int key = 0; key < KEYS; key++)
+                    random_quat(v + 4 * key);
+                if (i % 5 == 0) memcpy(v + 4 * (k + 1), v + 4 * k, 4 * sizeof(float));
+                memset(&tracks[j], 0, sizeof tracks[j]);
+                tracks[j].node = (int32_t)(TRACKS - 1 - j); /* scattered targets */
+                tracks[j].value_offset = j * KEYS * 4;
+                memset(&local[j], 0xff, sizeof local[j]);
+            }
+            float t = i % 7 == 0 ? 0.5f : (float)frand();
+            ossa_slerp_tracks16(values, tracks, count, k, t, local);
+            for (uint32_t j = 0; j < TRACKS; j++) {
+                float single[4], untouched[4];
+                memset(untouched, 0xff, sizeof untouched);
+                const float *a = values + tracks[j].value_offset + 4 * k;
+                ossa_quat_slerp(a, a + 4, t, single);
+                const float *got = local[tracks[j].node].rotation;
+                CHECK(memcmp(j < count ? single : untouched, got, sizeof single) == 0);
+            }
+        }
+    }
+#endif
     /* Exact at the ends, unit in between, stable for identical and nearly identical keys. */
     float a[4] = {0.1f, 0.7f, -0.1f, 0.7f}, b[4], out[4];
     xf_quat_normalize(a);
@@ -410,6 +443,74 @@ static void test_palettes(void) {
     }
 }
 
+#ifdef OSSA_POSE_AVX512
+/* The AVX-512 forward kinematics and palettes agree with the scalar matrix products (to float
+ * rounding: they use FMAs) on a random rig: chains, branches whose parent is further back, fixed
+ * nodes, joints in any order, world-space and mesh-space palettes. */
+static void test_pose_avx512(void) {
+    if (!ossa_pose_avx512_supported()) return;
+    enum { N = 40, J = 25 };
+    int32_t parent[N], index[N], none[N], joints[J];
+    const char *names[N] = {0};
+    uint8_t fixed[N];
+    float fixed_local[12 * N], ibm[12 * J];
+    uint32_t zero[N] = {0};
+    ossa_trs rest[N], local[N];
+    for (int trial = 0; trial < 50; trial++) {
+        for (int i = 0; i < N; i++) {
+            parent[i] = i == 0 ? -1 : frand() < 0.6 ? i - 1 : (int32_t)(frand() * i) - (i % 7 == 0);
+            index[i] = i;
+            none[i] = -1;
+            fixed[i] = frand() < 0.1;
+            ossa_trs l = {{0}, {0}, {0}};
+            for (int k = 0; k < 3; k++) {
+                l.translation[k] = (float)(frand() * 2.0 - 1.0);
+                l.scale[k] = (float)(0.8 + 0.45 * frand());
+            }
+            random_quat(l.rotation);
+            local[i] = rest[i] = l;
+            for (int k = 0; k < 12; k++)
+                fixed_local[12 * i + k] = (float)(frand() * 2.0 - 1.0);
+        }
+        for (int j = 0; j < J; j++) {
+            joints[j] = (int32_t)(frand() * N);
+            for (int k = 0; k < 12; k++)
+                ibm[12 * j + k] = (float)(frand() * 2.0 - 1.0);
+        }
+        ossa_rig_skin skin = {J, joints, ibm, 0, NULL};
+        ossa_rig rig = {N, parent, index, index, names, rest,  fixed, fixed_local, none, none,
+                        0, zero,   zero,  NULL,  1,     &skin, J};
+        ossa_pose pose = {local, NULL};
+        float world[12 * N], ref[12 * N], palette[12 * J], to_mesh[12];
+        ossa_fk_matrices_avx512(&rig, &pose, world);
+        for (int i = 0; i < N; i++) {
+            float *r = ref + 12 * i;
+            if (fixed[i])
+                memcpy(r, fixed_local + 12 * i, sizeof(float) * 12);
+            else
+                xf_matrix_from_trs(local[i].translation, local[i].rotation, local[i].scale, r);
+            if (parent[i] >= 0) xf_matrix_mul(ref + 12 * parent[i], r, r);
+        }
+        for (int k = 0; k < 12 * N; k++)
+            CHECK_NEAR(world[k], ref[k], 1e-5 * (1.0 + fabs(ref[k])));
+        xf_matrix_invert(ref + 12 * (trial % N), to_mesh);
+        for (int mesh = 0; mesh < 2; mesh++) {
+            ossa_palette_avx512(&skin, mesh ? to_mesh : NULL, ref, palette);
+            for (int j = 0; j < J; j++) {
+                float expect[12];
+                if (mesh)
+                    xf_matrix_mul(to_mesh, ref + 12 * joints[j], expect);
+                else
+                    memcpy(expect, ref + 12 * joints[j], sizeof expect);
+                xf_matrix_mul(expect, ibm + 12 * j, expect);
+                for (int k = 0; k < 12; k++)
+                    CHECK_NEAR(palette[12 * j + k], expect[k], 1e-4 * (1.0 + fabs(expect[k])));
+            }
+        }
+    }
+}
+#endif
+
 /* Hand-built document: children before parents, a node outside every scene, a TRS matrix
  * (decomposed) and a sheared matrix (kept fixed). */
 static void test_rig_build(void) {
@@ -491,6 +592,9 @@ int main(void) {
     test_matrix_from_trs();
     test_chain();
     test_palettes();
+#ifdef OSSA_POSE_AVX512
+    test_pose_avx512();
+#endif
     test_rig_build();
     return ossa_test_finish("anim_math");
 }

@@ -1,0 +1,131 @@
+/* Sixteen slerps at once with AVX-512 (slerp_batch.h): the steps of ossa_quat_slerp in
+ * slerp.c, one lane per track. Quaternions stay in their clip layout (x, y, z, w per key):
+ * register j holds the quaternions of tracks j, j + 4, j + 8 and j + 12, one per 128-bit block,
+ * so an in-block 4x4 transpose gives component vectors in track order, and the result is
+ * written back one block per track. No FMA: each lane must round as the scalar code does. */
+#include "anim/slerp_batch.h"
+
+#ifdef OSSA_ANIM_AVX512
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#pragma clang fp contract(off) /* clang would fuse the intrinsics' multiplies and adds */
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#pragma GCC optimize("fp-contract=off") /* as above, should the build allow fusing */
+#endif
+#include <immintrin.h>
+
+int ossa_slerp16_supported(void) {
+    return __builtin_cpu_supports("avx512f");
+}
+
+/* Key k (b = 0) or k + 1 (b = 4) of track j; lanes past `count` read a unit quaternion. */
+static inline __m128 key(const float *values, const ossa_track *tracks, uint32_t count, size_t at,
+                         uint32_t j) {
+    static const float unit[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    return _mm_loadu_ps(j < count ? values + tracks[j].value_offset + at : unit);
+}
+
+/* The quaternions of tracks j, j + 4, j + 8, j + 12 (one per 128-bit block). */
+static inline __m512 load4(const float *values, const ossa_track *tracks, uint32_t count, size_t at,
+                           uint32_t j) {
+    __m512 v = _mm512_castps128_ps512(key(values, tracks, count, at, j));
+    v = _mm512_insertf32x4(v, key(values, tracks, count, at, j + 4), 1);
+    v = _mm512_insertf32x4(v, key(values, tracks, count, at, j + 8), 2);
+    return _mm512_insertf32x4(v, key(values, tracks, count, at, j + 12), 3);
+}
+
+/* out = w0 a + w1 b for tracks j, j + 4, j + 8, j + 12, stored to their rotations. */
+static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const ossa_track *tracks,
+                               uint32_t count, uint32_t j, ossa_trs *local) {
+    /* Lane 4 g + c of the register belongs to track j + 4 g. */
+    __m512i lanes =
+        _mm512_add_epi32(_mm512_set1_epi32((int)j),
+                         _mm512_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12));
+    __m512 o = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(lanes, w0), a),
+                             _mm512_mul_ps(_mm512_permutexvar_ps(lanes, w1), b));
+    if (j < count) _mm_storeu_ps(local[tracks[j].node].rotation, _mm512_castps512_ps128(o));
+    if (j + 4 < count)
+        _mm_storeu_ps(local[tracks[j + 4].node].rotation, _mm512_extractf32x4_ps(o, 1));
+    if (j + 8 < count)
+        _mm_storeu_ps(local[tracks[j + 8].node].rotation, _mm512_extractf32x4_ps(o, 2));
+    if (j + 12 < count)
+        _mm_storeu_ps(local[tracks[j + 12].node].rotation, _mm512_extractf32x4_ps(o, 3));
+}
+
+/* One Horner step of the series (slerp.c's SERIES_STEP) for term i, t2 the squared parameter. */
+#define SERIES_STEP16(acc, t2, i)                                                                  \
+    ((acc) = _mm512_add_ps(                                                                        \
+         one, _mm512_mul_ps(                                                                       \
+                  _mm512_mul_ps(xm1, _mm512_set1_ps((t2) * (1.0f / ((i) * (2.0f * (i) + 1.0f))) -  \
+                                                    (i) / (2.0f * (i) + 1.0f))),                   \
+                  (acc))))
+
+void ossa_slerp_tracks16(const float *values, const ossa_track *tracks, uint32_t count, uint32_t k,
+                         float t, ossa_trs *local) {
+    size_t at = (size_t)k * 4;
+    __m512 a0 = load4(values, tracks, count, at, 0), b0 = load4(values, tracks, count, at + 4, 0);
+    __m512 a1 = load4(values, tracks, count, at, 1), b1 = load4(values, tracks, count, at + 4, 1);
+    __m512 a2 = load4(values, tracks, count, at, 2), b2 = load4(values, tracks, count, at + 4, 2);
+    __m512 a3 = load4(values, tracks, count, at, 3), b3 = load4(values, tracks, count, at + 4, 3);
+    __m512 p0 = _mm512_mul_ps(a0, b0), p1 = _mm512_mul_ps(a1, b1);
+    __m512 p2 = _mm512_mul_ps(a2, b2), p3 = _mm512_mul_ps(a3, b3);
+    /* Transpose the products: lane i of px is a.x * b.x of track i, and so on. */
+    __m512 t0 = _mm512_unpacklo_ps(p0, p1), t1 = _mm512_unpackhi_ps(p0, p1);
+    __m512 t2 = _mm512_unpacklo_ps(p2, p3), t3 = _mm512_unpackhi_ps(p2, p3);
+    __m512 px = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 py = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 pz = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 pw = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 d = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(px, py), pz), pw);
+
+    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
+    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
+    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
+    __m512 to_mid = _mm512_div_ps(half, half_cos);
+    __m512 xm1 = _mm512_sub_ps(half_cos, one);
+    int first_half = t <= 0.5f;
+    float s = first_half ? 2.0f * t : 2.0f * t - 1.0f;
+    float q = 1.0f - s, q2 = q * q, s2 = s * s;
+    __m512 aq = one, as = one;
+    SERIES_STEP16(aq, q2, 7.0f);
+    SERIES_STEP16(as, s2, 7.0f);
+    SERIES_STEP16(aq, q2, 6.0f);
+    SERIES_STEP16(as, s2, 6.0f);
+    SERIES_STEP16(aq, q2, 5.0f);
+    SERIES_STEP16(as, s2, 5.0f);
+    SERIES_STEP16(aq, q2, 4.0f);
+    SERIES_STEP16(as, s2, 4.0f);
+    SERIES_STEP16(aq, q2, 3.0f);
+    SERIES_STEP16(as, s2, 3.0f);
+    SERIES_STEP16(aq, q2, 2.0f);
+    SERIES_STEP16(as, s2, 2.0f);
+    SERIES_STEP16(aq, q2, 1.0f);
+    SERIES_STEP16(as, s2, 1.0f);
+    __m512 rq = _mm512_mul_ps(_mm512_set1_ps(q), aq), rs = _mm512_mul_ps(_mm512_set1_ps(s), as);
+    __m512 w0, w1;
+    if (first_half) { /* rq: towards a, rs: towards the midpoint */
+        w0 = _mm512_add_ps(rq, _mm512_mul_ps(rs, to_mid));
+        w1 = _mm512_mul_ps(rs, to_mid);
+    } else { /* rq: towards the midpoint, rs: towards b */
+        w0 = _mm512_mul_ps(rq, to_mid);
+        w1 = _mm512_add_ps(_mm512_mul_ps(rq, to_mid), rs);
+    }
+    w1 = _mm512_mul_ps(w1, sign);
+    blend_store(w0, w1, a0, b0, tracks, count, 0, local);
+    blend_store(w0, w1, a1, b1, tracks, count, 1, local);
+    blend_store(w0, w1, a2, b2, tracks, count, 2, local);
+    blend_store(w0, w1, a3, b3, tracks, count, 3, local);
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#else
+typedef int ossa_slerp_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
+#endif

@@ -1,0 +1,127 @@
+/* AVX-512 forward kinematics and palettes (pose_avx512.h). A 3x4 matrix lives in one register,
+ * element (r, c) in lane 4 r + c (lanes 12-15 unused, never stored). The product of two such
+ * matrices is three shuffles of the left one (its column k spread along each row) times the
+ * right one's row k repeated in every 128-bit block, summed with FMAs and the left one's
+ * translation. The local matrix of a node comes from its TRS in one register the same way:
+ * shuffles place the quaternion products of each entry, FMAs scale and offset them. */
+#include "pose/pose_avx512.h"
+
+#ifdef OSSA_POSE_AVX512
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,fma"))), apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,fma")
+#endif
+#include <immintrin.h>
+
+#define M12 0x0fff /* the twelve lanes of a 3x4 matrix */
+
+int ossa_pose_avx512_supported(void) {
+    return __builtin_cpu_supports("avx512f");
+}
+
+/* a * b for a in lanes and b given as its rows, each repeated in every 128-bit block:
+ * out(r, c) = a(r, 0) b(0, c) + a(r, 1) b(1, c) + a(r, 2) b(2, c) + a(r, 3) [c == 3].
+ * a(r, k) is spread along row r by an in-block shuffle, and the sum is a tree: in forward
+ * kinematics a is the parent, and this is the latency of each link of a chain of joints. */
+static inline __m512 mul_rows(__m512 a, __m512 b0, __m512 b1, __m512 b2) {
+    __m512 u = _mm512_fmadd_ps(_mm512_permute_ps(a, 0x00), b0, _mm512_maskz_mov_ps(0x0888, a));
+    __m512 v = _mm512_mul_ps(_mm512_permute_ps(a, 0x55), b1);
+    v = _mm512_fmadd_ps(_mm512_permute_ps(a, 0xaa), b2, v);
+    return _mm512_add_ps(u, v);
+}
+
+/* a * b with both in lanes. */
+static inline __m512 mul(__m512 a, __m512 b) {
+    return mul_rows(a, _mm512_shuffle_f32x4(b, b, 0x00), _mm512_shuffle_f32x4(b, b, 0x55),
+                    _mm512_shuffle_f32x4(b, b, 0xaa));
+}
+
+/* a * b with b's three rows read from memory. */
+static inline __m512 mul_mem(__m512 a, const float *b) {
+    return mul_rows(a, _mm512_broadcast_f32x4(_mm_loadu_ps(b)),
+                    _mm512_broadcast_f32x4(_mm_loadu_ps(b + 4)),
+                    _mm512_broadcast_f32x4(_mm_loadu_ps(b + 8)));
+}
+
+/* T * R * S of a TRS. Entry (r, c) of the rotation is C + K (A1 A2 + B1 B2) as in
+ * xf_rows_from_trs (pose/xform.h), e.g. 1 - 2 (yy + zz), 2 (xy - wz), with column 3 set to 1;
+ * then each entry is multiplied by s_c, or in column 3 by t_r. Every operand is picked from a
+ * 128-bit field repeated in all four blocks, so the picks are cheap in-block shuffles. */
+static inline __m512 local_from_trs(const ossa_trs *trs) {
+    const __m512i a1 = _mm512_setr_epi32(1, 0, 0, 3, 0, 0, 1, 3, 0, 1, 0, 3, 3, 3, 3, 3);
+    const __m512i a2 = _mm512_setr_epi32(1, 1, 2, 3, 1, 0, 2, 3, 2, 2, 0, 3, 3, 3, 3, 3);
+    const __m512i b1 = _mm512_setr_epi32(2, 3, 3, 3, 3, 2, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3);
+    const __m512i b2 = _mm512_setr_epi32(2, 2, 1, 3, 2, 2, 0, 3, 1, 0, 1, 3, 3, 3, 3, 3);
+    const __m512i scale = _mm512_setr_epi32(1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0);
+    const __m512i move = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0);
+    const __m512 flip = _mm512_setr_ps(0.0f, -0.0f, 0.0f, 0.0f, 0.0f, 0.0f, -0.0f, 0.0f, -0.0f,
+                                       0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
+    const __m512 k = _mm512_setr_ps(-2.0f, 2.0f, 2.0f, 0.0f, 2.0f, -2.0f, 2.0f, 0.0f, 2.0f, 2.0f,
+                                    -2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
+    const __m512 c = _mm512_setr_ps(1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 0.0f,
+                                    1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f);
+    /* Fields of four floats inside the TRS: (tx ty tz qx), (qx qy qz qw), (qw sx sy sz). */
+    const float *f = trs->translation;
+    __m512 t = _mm512_broadcast_f32x4(_mm_loadu_ps(f));
+    __m512 q = _mm512_broadcast_f32x4(_mm_loadu_ps(f + 3));
+    __m512 s = _mm512_broadcast_f32x4(_mm_loadu_ps(f + 6));
+    /* column 3: products of w (finite) times k = 0, plus 1 */
+    __m512 ab = _mm512_mul_ps(_mm512_permutevar_ps(q, a1), _mm512_permutevar_ps(q, a2));
+    __m512 bb = _mm512_castsi512_ps(_mm512_xor_si512(
+        _mm512_castps_si512(_mm512_permutevar_ps(q, b2)), _mm512_castps_si512(flip)));
+    ab = _mm512_fmadd_ps(_mm512_permutevar_ps(q, b1), bb, ab);
+    __m512 rot = _mm512_fmadd_ps(k, ab, c);
+    __m512 u =
+        _mm512_mask_blend_ps(0x0888, _mm512_permutevar_ps(s, scale), _mm512_permutevar_ps(t, move));
+    return _mm512_mul_ps(rot, u);
+}
+
+/* Local matrix of node i. */
+static inline __m512 local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t i) {
+    return rig->fixed[i] ? _mm512_maskz_loadu_ps(M12, rig->fixed_local + 12 * (size_t)i)
+                         : local_from_trs(&pose->local[i]);
+}
+
+void ossa_fk_matrices_avx512(const ossa_rig *rig, const ossa_pose *pose, float *world) {
+    __m512 p = _mm512_setzero_ps(); /* the previous node's world matrix */
+    for (uint32_t i = 0; i < rig->node_count; i++) {
+        __m512 l = local_matrix(rig, pose, i);
+        int32_t pi = rig->parent[i];
+        if (pi >= 0) {
+            /* In chains of joints the parent is the previous node, still in p. */
+            if (pi != (int32_t)i - 1) p = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)pi);
+            l = mul(p, l);
+        }
+        _mm512_mask_storeu_ps(world + 12 * (size_t)i, M12, l);
+        p = l;
+    }
+}
+
+void ossa_palette_avx512(const ossa_rig_skin *skin, const float *to_mesh, const float *world,
+                         float *palette) {
+    if (!to_mesh) {
+        for (uint32_t j = 0; j < skin->joint_count; j++) {
+            __m512 w = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)skin->joints[j]);
+            _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
+                                  mul_mem(w, skin->inverse_bind + 12 * (size_t)j));
+        }
+        return;
+    }
+    __m512 m = _mm512_maskz_loadu_ps(M12, to_mesh);
+    for (uint32_t j = 0; j < skin->joint_count; j++) {
+        __m512 w = mul_mem(m, world + 12 * (size_t)skin->joints[j]);
+        _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
+                              mul_mem(w, skin->inverse_bind + 12 * (size_t)j));
+    }
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#else
+typedef int ossa_pose_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
+#endif
