@@ -76,8 +76,8 @@ static void check_skins(char *value) {
     for (int k = 0; k < n && (uint32_t)k < doc->skin_count; k++) {
         const ossa_skin *s = &doc->skins[k];
         char *colon = strstr(parts[k], ": ");
-        unsigned joints;
-        char ibm[8], skeleton[16];
+        unsigned joints = 0;
+        char ibm[8] = "", skeleton[16] = "None";
         CHECK(colon && sscanf(colon + 2, "%u joints, IBM %7[a-z], skeleton=%15[0-9A-Za-z]", &joints,
                               ibm, skeleton) == 3);
         CHECKF(s->joint_count == joints, "%s: skin %d has %u joints, manifest %u", model, k,
@@ -203,7 +203,7 @@ static void check_animations(char *value) {
         CHECKF(a->channel_count == channels, "%s: animation %d has %u channels, manifest %u", model,
                k, a->channel_count, channels);
         char *range = strrchr(colon, ',');
-        double t0, t1;
+        double t0 = -1, t1 = -1;
         CHECK(range && sscanf(range + 1, " %lf-%lf", &t0, &t1) == 2);
         double lo, hi;
         time_range(a, &lo, &hi);
