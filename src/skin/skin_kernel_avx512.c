@@ -2,7 +2,8 @@
  * The AVX-512 backend: 16 vertices per vector. Narrow blocks (joints within a 32-wide window)
  * look palette elements up with one vpermt2ps from 12 tables of 32 floats (no gathers); wide
  * blocks gather. Whole blocks in prepared order go out through in-register transposes (and
- * non-temporal stores when the output is large).
+ * non-temporal stores when the output is large); LBS and DQS of the common blocks have their own
+ * fast path (skin_fast_avx512.h).
  */
 #if defined(__x86_64__) || defined(__i386__)
 #if defined(__clang__)
@@ -99,17 +100,21 @@ static inline vf lookup(const lookup_state *st, vi idx, int e, int narrow) {
 #define V_JOINTS(st, b, k, l, narrow) ((void)(st), (void)(l), lane_joints(ctx->mesh, b, k, narrow))
 #define V_LOOKUP(st, idx, e, narrow)  lookup(st, idx, e, narrow)
 
-/* Writes 16 xyz vectors (SoA x, y, z) as 48 interleaved floats (non-temporal stores or not). */
+/* Writes 16 xyz vectors (SoA x, y, z) as 48 interleaved floats (non-temporal stores or not).
+ * Output lane j of vector q holds component (q + j) % 3: one permute per component puts each
+ * value in the lane it takes, then mask blends (cheaper than permutes on Zen 4, and they issue
+ * alongside the FMAs) assemble the three vectors. */
 static inline void store_xyz(float *dst, const vf *v, int nontemporal) {
-    const __m512i a0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
-    const __m512i b0 = _mm512_setr_epi32(0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15);
-    const __m512i a1 = _mm512_setr_epi32(21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
-    const __m512i b1 = _mm512_setr_epi32(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
-    const __m512i a2 = _mm512_setr_epi32(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
-    const __m512i b2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
-    __m512 o0 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a0, v[1]), b0, v[2]);
-    __m512 o1 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a1, v[1]), b1, v[2]);
-    __m512 o2 = _mm512_permutex2var_ps(_mm512_permutex2var_ps(v[0], a2, v[1]), b2, v[2]);
+    const __m512i ix = _mm512_setr_epi32(0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10, 5);
+    const __m512i iy = _mm512_setr_epi32(5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10);
+    const __m512i iz = _mm512_setr_epi32(10, 5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15);
+    __m512 x = _mm512_permutexvar_ps(ix, v[0]), y = _mm512_permutexvar_ps(iy, v[1]),
+           z = _mm512_permutexvar_ps(iz, v[2]);
+    /* lanes j with j % 3 == 0, 1, 2: vector q takes y where (q + j) % 3 == 1, z where it is 2 */
+    const __mmask16 mod0 = 0x9249, mod1 = 0x2492, mod2 = 0x4924;
+    __m512 o0 = _mm512_mask_blend_ps(mod2, _mm512_mask_blend_ps(mod1, x, y), z);
+    __m512 o1 = _mm512_mask_blend_ps(mod1, _mm512_mask_blend_ps(mod0, x, y), z);
+    __m512 o2 = _mm512_mask_blend_ps(mod0, _mm512_mask_blend_ps(mod2, x, y), z);
     if (nontemporal) {
         _mm512_stream_ps(dst, o0);
         _mm512_stream_ps(dst + 16, o1);
@@ -143,10 +148,14 @@ static inline int store_fast(const skin_ctx *ctx, const ossa_skin_output *out,
 }
 
 #include "skin_kernel_template.h"
+#include "skin_fast_avx512.h"
 
 void skin_range_avx512(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin_order order,
                        size_t begin, size_t end) {
-    skin_range_impl(ctx, out, order, begin, end);
+    if (fast_path_applies(ctx, out, order))
+        fast_range(ctx, out, begin, end);
+    else
+        skin_range_impl(ctx, out, order, begin, end);
 }
 
 #if defined(__clang__)

@@ -229,8 +229,13 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
                 else if (base + SKIN_WINDOW > m->joint_count)
                     base = m->joint_count - SKIN_WINDOW;
                 if (hi >= base + SKIN_WINDOW) base = lo;
-                b->narrow = hi < base + SKIN_WINDOW;
+                b->narrow = hi < base + SKIN_WINDOW ? SKIN_NARROW32 : 0;
                 b->base = (uint16_t)(b->narrow ? base : 0);
+                if (b->narrow && hi - lo < 16) {
+                    uint32_t rel_lo = lo - base; /* the table covers [rel_lo, rel_lo + 16) */
+                    b->narrow = SKIN_NARROW16;
+                    b->upper = (uint16_t)(rel_lo >= 16 ? 0xffffu : (1u << rel_lo) - 1);
+                }
                 b->joints = (uint32_t)(b->narrow ? rpos : apos);
             }
             float *rows = m->data + fpos;

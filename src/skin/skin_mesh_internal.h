@@ -28,9 +28,18 @@ typedef struct skin_block {
     uint32_t joints;
     uint16_t base;  /* first joint of the 32-wide window (narrow blocks) */
     uint8_t count;  /* influences per vertex */
-    uint8_t narrow; /* 1: every joint of the block lies in [base, base + 32) */
+    uint8_t narrow; /* 0 or SKIN_NARROW32 or SKIN_NARROW16 */
     uint16_t valid; /* lanes that are real vertices (the others pad a group) */
+    /* SKIN_NARROW16: lanes i of the block's 16-entry table that hold joint base + 16 + i
+     * rather than base + i, so a joint's table lane is (joint - base) & 15 */
+    uint16_t upper;
 } skin_block;
+
+/* Every joint of the block lies in [base, base + 32). */
+#define SKIN_NARROW32 1
+/* ... and within 16 consecutive joints of that window: one 16-entry table per element serves
+ * the block (a one-register permute: a few % faster on Zen 4 than the two-register one). */
+#define SKIN_NARROW16 2
 
 struct ossa_skin_mesh {
     ossa_allocator allocator;

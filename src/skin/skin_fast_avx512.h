@@ -1,0 +1,215 @@
+/*
+ * The AVX-512 fast path, included by skin_kernel_avx512.c after the block template: whole
+ * narrow blocks of 1-4 influences, no active morph target, prepared order, packed 64-byte
+ * aligned position/normal outputs. One copy per influence count, mode and table width keeps
+ * the joint indices, weights and blended matrix in registers; the generic template (runtime counts)
+ * spills them and was ~1.5x slower. The arithmetic is the template's, in the same order, so
+ * both paths give the same bits (one range may mix them: partial blocks take the template).
+ */
+#ifndef SKIN_FAST_AVX512_H
+#define SKIN_FAST_AVX512_H
+
+/* Influence counts the fast path is specialised for; larger ones take the template. */
+#define FAST_MAX_INFLUENCES 4
+/* How many blocks ahead DQS fetches the float rows of large meshes (see fast_range). */
+#define FAST_PREFETCH_BLOCKS 8
+
+/* 1 when no morph target moves anything in this call. */
+static int morph_inactive(const skin_ctx *ctx) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    uint32_t targets = mesh->morph ? ctx->morph_weight_count : 0;
+    if (targets > mesh->target_count) targets = mesh->target_count;
+    for (uint32_t t = 0; t < targets; t++)
+        if (ctx->morph_weights[t] != 0.0f) return 0;
+    return 1;
+}
+
+/* 1 when the whole narrow blocks of 1-4 influences of this call can take the fast path. */
+static int fast_path_applies(const skin_ctx *ctx, const ossa_skin_output *out,
+                             ossa_skin_order order) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    return ctx->table && order == OSSA_SKIN_ORDER_PREPARED && out->positions &&
+           packed_aligned(out->positions, out->positions_stride, 0) &&
+           !(out->normals && mesh->has_normals &&
+             !packed_aligned(out->normals, out->normals_stride, 0)) &&
+           !(out->tangents && mesh->has_tangents) && morph_inactive(ctx);
+}
+
+/* The table of element e for one block: SKIN_NARROW16 blocks (`t16`, a constant) use a 16-entry
+ * rotation of the window (see skin_block.upper), others its two 16-entry halves. */
+typedef struct fast_table {
+    vf lo, hi;
+} fast_table;
+
+SKIN_INLINE fast_table table_of(const lookup_state *st, int e, __mmask16 upper, const int t16) {
+    fast_table t = {_mm512_load_ps(st->window[e]), _mm512_load_ps(st->window[e] + 16)};
+    if (t16) t.lo = _mm512_mask_blend_ps(upper, t.lo, t.hi);
+    return t;
+}
+
+/* The entries of table t named by idx (joint - base). */
+SKIN_INLINE vf table_lookup(fast_table t, vi idx, const int t16) {
+    return t16 ? _mm512_permutexvar_ps(idx, t.lo) : _mm512_permutex2var_ps(t.lo, idx, t.hi);
+}
+
+/* LBS: the weighted sum of the palette matrices (blend_matrix's LBS branch). */
+SKIN_INLINE void lbs_matrix(const lookup_state *st, __mmask16 upper, const vi *idx, const vf *w,
+                            const unsigned count, const int t16, vf *m) {
+    SKIN_UNROLL
+    for (int e = 0; e < 12; e++) {
+        fast_table t = table_of(st, e, upper, t16);
+        vf acc = table_lookup(t, idx[0], t16);
+        if (count > 1) acc = V_MUL(acc, w[0]); /* a single influence has weight 1: exact */
+        SKIN_UNROLL
+        for (unsigned k = 1; k < count; k++)
+            acc = V_FMA(table_lookup(t, idx[k], t16), w[k], acc);
+        m[e] = acc;
+    }
+}
+
+/* DQS: blended dual quaternions and scales to a matrix (blend_matrix's DQS branch). */
+SKIN_INLINE void dqs_matrix(const lookup_state *st, __mmask16 upper, const vi *idx, const vf *w,
+                            const unsigned count, const int t16, vf *m) {
+    fast_table t[9];
+    SKIN_UNROLL
+    for (int e = 0; e < 9; e++)
+        t[e] = table_of(st, e, upper, t16);
+    vf acc[9];
+    SKIN_UNROLL
+    for (int e = 0; e < 9; e++) {
+        acc[e] = table_lookup(t[e], idx[0], t16);
+        if (count > 1) acc[e] = V_MUL(acc[e], w[0]);
+    }
+    vf first[4];
+    SKIN_UNROLL
+    for (int e = 0; e < 4; e++)
+        first[e] = count > 1 ? table_lookup(t[e], idx[0], t16) : acc[e];
+    SKIN_UNROLL
+    for (unsigned k = 1; k < count; k++) {
+        /* the real part first, so only 4 of the 9 looked-up rows are live at once */
+        vf q[4];
+        SKIN_UNROLL
+        for (int e = 0; e < 4; e++)
+            q[e] = table_lookup(t[e], idx[k], t16);
+        vf dot = V_FMA(q[0], first[0],
+                       V_FMA(q[1], first[1], V_FMA(q[2], first[2], V_MUL(q[3], first[3]))));
+        vf sw = V_FLIPSIGN(w[k], dot); /* antipodality: blend in the first one's hemisphere */
+        SKIN_UNROLL
+        for (int e = 0; e < 4; e++)
+            acc[e] = V_FMA(q[e], sw, acc[e]);
+        SKIN_UNROLL
+        for (int e = 4; e < 8; e++)
+            acc[e] = V_FMA(table_lookup(t[e], idx[k], t16), sw, acc[e]);
+        acc[8] = V_FMA(table_lookup(t[8], idx[k], t16), w[k], acc[8]);
+    }
+    dq_to_matrix_v(acc, m);
+}
+
+/* Skins whole narrow block `bi` with `count` influences into pos (and nrm when not NULL);
+ * count, dqs and t16 (the block is SKIN_NARROW16) are constants after inlining. */
+SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t bi, float *pos,
+                            float *nrm, const unsigned count, const int dqs, const int t16) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    const skin_block *b = &mesh->blocks[bi];
+    const float *d = mesh->data + b->data;
+    size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
+    const float *weights = d + rows * SKIN_BLOCK;
+    const uint8_t *joints = mesh->rel_joints + b->joints;
+    vi idx[FAST_MAX_INFLUENCES];
+    vf w[FAST_MAX_INFLUENCES];
+    SKIN_UNROLL
+    for (unsigned k = 0; k < count; k++) {
+        idx[k] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(joints + k * SKIN_BLOCK)));
+        w[k] = count > 1 ? V_LOAD(weights + k * SKIN_BLOCK) : V_SET1(1.0f);
+    }
+    vf m[12];
+    if (dqs)
+        dqs_matrix(st, b->upper, idx, w, count, t16, m);
+    else
+        lbs_matrix(st, b->upper, idx, w, count, t16, m);
+    vf op[3];
+    SKIN_UNROLL
+    for (int r = 0; r < 3; r++)
+        op[r] = V_FMA(m[4 * r], V_LOAD(d),
+                      V_FMA(m[4 * r + 1], V_LOAD(d + SKIN_BLOCK),
+                            V_FMA(m[4 * r + 2], V_LOAD(d + 2 * SKIN_BLOCK), m[4 * r + 3])));
+    store_xyz(pos + bi * SKIN_BLOCK * 3, op, ctx->nontemporal);
+    if (nrm) {
+        vf on[3];
+        const float *n = d + 3 * SKIN_BLOCK;
+        direction(m, V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK), on);
+        store_xyz(nrm + bi * SKIN_BLOCK * 3, on, ctx->nontemporal);
+    }
+}
+
+/* One copy per influence count (1-4). */
+SKIN_INLINE void fast_block_count(const skin_ctx *ctx, const lookup_state *st, size_t bi,
+                                  float *pos, float *nrm, unsigned count, const int dqs,
+                                  const int t16) {
+    switch (count) {
+    case 1:
+        fast_block(ctx, st, bi, pos, nrm, 1, dqs, t16);
+        break;
+    case 2:
+        fast_block(ctx, st, bi, pos, nrm, 2, dqs, t16);
+        break;
+    case 3:
+        fast_block(ctx, st, bi, pos, nrm, 3, dqs, t16);
+        break;
+    default:
+        fast_block(ctx, st, bi, pos, nrm, 4, dqs, t16);
+        break;
+    }
+}
+
+/* Asks for the float rows of block bi in the L1 cache. Always inlined: GCC deems a function
+ * that only prefetches free of effects and drops calls to it. */
+SKIN_INLINE void prefetch_block(const ossa_skin_mesh *mesh, size_t bi) {
+    const skin_block *b = &mesh->blocks[bi];
+    size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents +
+                  (b->count > 1 ? b->count : 0);
+    const char *d = (const char *)(mesh->data + b->data);
+    for (size_t r = 0; r < rows; r++)
+        _mm_prefetch(d + r * SKIN_BLOCK * sizeof(float), _MM_HINT_T0);
+}
+
+/* skin_range_impl with the whole narrow blocks of 1-4 influences on the fast path. */
+static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t begin, size_t end) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    if (end > mesh->slot_count) end = mesh->slot_count;
+    if (begin >= end) return;
+    float *pos = out->positions, *nrm = mesh->has_normals ? out->normals : NULL;
+    lookup_state st;
+    state_init(&st, ctx);
+    _Alignas(64) float res[SKIN_RESULT_ROWS * SKIN_BLOCK];
+    size_t first = begin / SKIN_BLOCK, last = (end + SKIN_BLOCK - 1) / SKIN_BLOCK;
+    /* A DQS block is a long dependency chain, so the out-of-order window spans too few blocks
+     * to hide memory latency: meshes too large for the caches (measured by their output, as
+     * for the non-temporal stores) fetch ahead. ~1.3x on a 1M-vertex mesh; LBS got slower. */
+    int prefetch = ctx->dqs && ctx->nontemporal;
+    for (size_t bi = first; bi < last; bi++) {
+        const skin_block *b = &mesh->blocks[bi];
+        if (prefetch && bi + FAST_PREFETCH_BLOCKS < last)
+            prefetch_block(mesh, bi + FAST_PREFETCH_BLOCKS);
+        if (b->count) state_block(&st, ctx, b);
+        unsigned lo = bi == first ? (unsigned)(begin % SKIN_BLOCK) : 0;
+        unsigned hi = (bi + 1) * SKIN_BLOCK > end ? (unsigned)(end - bi * SKIN_BLOCK) : SKIN_BLOCK;
+        if (lo == 0 && hi == SKIN_BLOCK && b->narrow && b->count >= 1 &&
+            b->count <= FAST_MAX_INFLUENCES) {
+            int t16 = b->narrow == SKIN_NARROW16;
+            if (ctx->dqs && t16)
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 1);
+            else if (ctx->dqs)
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0);
+            else if (t16)
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 1);
+            else
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 0);
+        } else if (!compute_block(ctx, &st, bi, res, out, OSSA_SKIN_ORDER_PREPARED, lo, hi)) {
+            skin_store_block_generic(ctx, out, OSSA_SKIN_ORDER_PREPARED, bi, res, lo, hi);
+        }
+    }
+    state_finish(&st);
+}
+
+#endif
