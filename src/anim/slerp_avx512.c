@@ -6,12 +6,11 @@
 #include "anim/slerp_batch.h"
 
 #ifdef OSSA_ANIM_AVX512
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx512f")
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
 #pragma clang fp contract(off) /* clang would fuse the intrinsics' multiplies and adds */
 #elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f")
 #pragma GCC optimize("fp-contract=off") /* as above, should the build allow fusing */
 #endif
 #include <immintrin.h>
@@ -121,11 +120,7 @@ void ossa_slerp_tracks16(const float *values, const ossa_track *tracks, uint32_t
     blend_store(w0, w1, a3, b3, tracks, count, 3, local);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+OSSA_TARGET_END
 #else
 typedef int ossa_slerp_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
 #endif

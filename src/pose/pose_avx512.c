@@ -7,12 +7,8 @@
 #include "pose/pose_avx512.h"
 
 #ifdef OSSA_POSE_AVX512
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,fma")
-#endif
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx512f,fma")
 #include <immintrin.h>
 
 #define M12 0x0fff /* the twelve lanes of a 3x4 matrix */
@@ -117,11 +113,7 @@ void ossa_palette_avx512(const ossa_rig_skin *skin, const float *to_mesh, const 
     }
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+OSSA_TARGET_END
 #else
 typedef int ossa_pose_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
 #endif

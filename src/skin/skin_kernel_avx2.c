@@ -1,11 +1,7 @@
 /* The AVX2 backend: the block kernel 8 lanes at a time, palette elements gathered. */
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx2,fma")
 #include <immintrin.h>
 
 #include "skin_mesh_internal.h"
@@ -76,11 +72,7 @@ void skin_range_avx2(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin
     skin_range_impl(ctx, out, order, begin, end);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+OSSA_TARGET_END
 #else
 typedef int skin_avx2_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
 #endif

@@ -6,13 +6,8 @@
  * fast path (skin_fast_avx512.h).
  */
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma"))),        \
-                             apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,fma")
-#endif
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,fma")
 #include <immintrin.h>
 
 #include "skin_mesh_internal.h"
@@ -158,11 +153,7 @@ void skin_range_avx512(const skin_ctx *ctx, const ossa_skin_output *out, ossa_sk
         skin_range_impl(ctx, out, order, begin, end);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+OSSA_TARGET_END
 #else
 typedef int skin_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
 #endif

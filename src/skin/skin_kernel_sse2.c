@@ -1,11 +1,7 @@
 /* The SSE2 backend: the block kernel 4 lanes at a time (palette rows fetched per lane). */
 #if defined(__x86_64__) || defined(__i386__)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse2"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("sse2")
-#endif
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("sse2")
 #include <emmintrin.h>
 
 #include "skin_mesh_internal.h"
@@ -78,11 +74,7 @@ void skin_range_sse2(const skin_ctx *ctx, const ossa_skin_output *out, ossa_skin
     skin_range_impl(ctx, out, order, begin, end);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+OSSA_TARGET_END
 #else
 typedef int skin_sse2_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
 #endif

@@ -1,0 +1,20 @@
+/* Compiles the functions between OSSA_TARGET_BEGIN("isa,isa") and OSSA_TARGET_END for those
+ * instruction sets, whatever the build flags, so one binary carries every SIMD path and picks
+ * one at run time. Include the intrinsics header after OSSA_TARGET_BEGIN. */
+#ifndef OSSA_SIMD_TARGET_H
+#define OSSA_SIMD_TARGET_H
+
+#define OSSA_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define OSSA_TARGET_BEGIN(isa)                                                                     \
+    OSSA_PRAGMA(clang attribute push(__attribute__((target(isa))), apply_to = function))
+#define OSSA_TARGET_END _Pragma("clang attribute pop")
+#elif defined(__GNUC__)
+#define OSSA_TARGET_BEGIN(isa) _Pragma("GCC push_options") OSSA_PRAGMA(GCC target(isa))
+#define OSSA_TARGET_END        _Pragma("GCC pop_options")
+#else
+#define OSSA_TARGET_BEGIN(isa)
+#define OSSA_TARGET_END
+#endif
+
+#endif
