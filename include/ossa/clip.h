@@ -33,6 +33,8 @@ typedef struct ossa_timeline {
     uint32_t track_count;
     uint32_t slerp_track_count; /**< its first tracks that are LINEAR rotations (batched slerp) */
     uint32_t lerp_track_count;  /**< the next ones: LINEAR translations and scales */
+    uint32_t slerp_key_offset;  /**< first float of its slerped tracks in ossa_clip::batch_keys */
+    uint32_t lerp_key_offset;   /**< first float of its lerped tracks in ossa_clip::batch_keys */
 } ossa_timeline;
 
 /** One animated channel. */
@@ -44,7 +46,9 @@ typedef struct ossa_track {
     uint32_t timeline;
     uint32_t value_offset;  /**< first float in ossa_clip::values; per key `components` floats,
                                  or for CUBICSPLINE in-tangent, value, out-tangent */
-    uint32_t target_offset; /**< weights: first weight of the node in the pose's weights */
+    uint32_t target_offset; /**< weights: the node's first weight in ossa_pose::weights;
+                                 translation, rotation, scale: the first float of the target in
+                                 ossa_pose::local seen as floats (10 per node: T, R, S) */
 } ossa_track;
 
 /** One clip (a glTF animation). */
@@ -59,6 +63,11 @@ typedef struct ossa_clip {
     uint32_t constant_track_count; /**< channels folded into the base pose */
     const float *times;
     const float *values;
+    /** The keys of the LINEAR rotations, translations and scales again, laid out for SIMD. Per
+     *  timeline, key by key: the quaternions of its slerped tracks, their count rounded up to 4
+     *  with unit quaternions; then, key by key, (x, y, z, 0) of its lerped tracks, their count
+     *  rounded up to 4 with zeros. */
+    const float *batch_keys;
     const ossa_trs *base_local; /**< rest TRS with constant tracks applied, one per rig node */
     const float *base_weights;  /**< rest weights with constant tracks applied (weight_total) */
 } ossa_clip;

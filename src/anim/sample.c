@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "anim/slerp_batch.h"
+#include "anim/track_batch.h"
 
 #if defined(__SSE__) || defined(_M_X64)
 #include <xmmintrin.h>
@@ -125,20 +125,23 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
 
 /* Every track of a timeline between keys k and k + 1 at fraction u: batched slerps first,
  * then vec3 lerps, then the rest (the build order of the tracks, see clip_build.c). `wide`: the
- * CPU runs the sixteen-lane slerp. */
+ * CPU runs the AVX-512 slerps and lerps. */
 static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint32_t k, float u,
                            float dt, int wide, ossa_pose *pose) {
     const ossa_track *track = clip->tracks + tl->first_track;
     const ossa_track *track_end = track + tl->track_count;
     const ossa_track *slerp_end = track + tl->slerp_track_count;
 #ifdef OSSA_ANIM_AVX512
-    if (wide)
-        while (track < slerp_end) {
-            uint32_t n = (uint32_t)(slerp_end - track);
-            if (n > 16) n = 16;
-            ossa_slerp_tracks16(clip->values, track, n, k, u, pose->local);
-            track += n;
+    if (wide && track < slerp_end) {
+        uint32_t stride = OSSA_BATCH_KEY_STRIDE(tl->slerp_track_count);
+        const float *keys = clip->batch_keys + tl->slerp_key_offset + (size_t)k * stride;
+        for (uint32_t first = 0; first < tl->slerp_track_count; first += 16) {
+            uint32_t n = tl->slerp_track_count - first;
+            ossa_slerp_tracks16(keys + 4 * first, stride, track + first, n < 16 ? n : 16, u,
+                                (float *)pose->local);
         }
+        track = slerp_end;
+    }
 #else
     (void)wide;
 #endif
@@ -157,6 +160,14 @@ static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint3
         ossa_quat_slerp(a, a + 4, u, pose->local[track->node].rotation);
     }
     const ossa_track *lerp_end = slerp_end + tl->lerp_track_count;
+#ifdef OSSA_ANIM_AVX512
+    if (wide && track < lerp_end) {
+        const float *keys = clip->batch_keys + tl->lerp_key_offset +
+                            (size_t)k * OSSA_BATCH_KEY_STRIDE(tl->lerp_track_count);
+        ossa_lerp_tracks_avx512(keys, track, tl->lerp_track_count, u, (float *)pose->local);
+        track = lerp_end;
+    }
+#endif
     for (; track < lerp_end; track++) {
         const float *a = clip->values + track->value_offset + (size_t)k * 3;
         ossa_trs *trs = &pose->local[track->node];
@@ -185,7 +196,7 @@ void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, os
     if (rig->weight_total)
         memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
 #ifdef OSSA_ANIM_AVX512
-    int wide = ossa_slerp16_supported();
+    int wide = ossa_anim_avx512_supported();
 #else
     int wide = 0;
 #endif

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "anim/slerp_batch.h"
+#include "anim/track_batch.h"
 
 /* One Horner step of the series for term i: acc = 1 + (x - 1) (t^2 / (i (2i + 1)) -
  * i / (2i + 1)) acc. At t = 1 the factor is exactly 0 and at t = 0 the result is exactly 0. */

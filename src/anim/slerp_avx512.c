@@ -1,9 +1,10 @@
-/* Sixteen slerps at once with AVX-512 (slerp_batch.h): the steps of ossa_quat_slerp in
- * slerp.c, one lane per track. Quaternions stay in their clip layout (x, y, z, w per key):
- * register j holds the quaternions of tracks j, j + 4, j + 8 and j + 12, one per 128-bit block,
- * so an in-block 4x4 transpose gives component vectors in track order, and the result is
- * written back one block per track. No FMA: each lane must round as the scalar code does. */
-#include "anim/slerp_batch.h"
+/* Sixteen slerps at once with AVX-512 (track_batch.h): the steps of ossa_quat_slerp in
+ * slerp.c, one lane per track. The keys come four quaternions (x, y, z, w) per register from
+ * ossa_clip::batch_keys: register j holds tracks 4j to 4j + 3, one per 128-bit block, so an
+ * in-block 4x4 transpose of the four registers gives component vectors (lane 4g + j: track
+ * 4j + g), and the result is written back one block per track. No FMA: each lane must round as
+ * the scalar code does. */
+#include "anim/track_batch.h"
 
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
@@ -15,42 +16,34 @@ OSSA_TARGET_BEGIN("avx512f")
 #endif
 #include <immintrin.h>
 
-int ossa_slerp16_supported(void) {
-    return __builtin_cpu_supports("avx512f");
+int ossa_anim_avx512_supported(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 
-/* Key k (b = 0) or k + 1 (b = 4) of track j; lanes past `count` read a unit quaternion. */
-static inline __m128 key(const float *values, const ossa_track *tracks, uint32_t count, size_t at,
-                         uint32_t j) {
-    static const float unit[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    return _mm_loadu_ps(j < count ? values + tracks[j].value_offset + at : unit);
+/* Group j of four tracks (x, y, z, w each); groups past `count` are unit quaternions. */
+static inline __m512 load_group(const float *keys, uint32_t count, uint32_t j) {
+    return 4 * j < count ? _mm512_loadu_ps(keys + 16 * j)
+                         : _mm512_broadcast_f32x4(_mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));
 }
 
-/* The quaternions of tracks j, j + 4, j + 8, j + 12 (one per 128-bit block). */
-static inline __m512 load4(const float *values, const ossa_track *tracks, uint32_t count, size_t at,
-                           uint32_t j) {
-    __m512 v = _mm512_castps128_ps512(key(values, tracks, count, at, j));
-    v = _mm512_insertf32x4(v, key(values, tracks, count, at, j + 4), 1);
-    v = _mm512_insertf32x4(v, key(values, tracks, count, at, j + 8), 2);
-    return _mm512_insertf32x4(v, key(values, tracks, count, at, j + 12), 3);
-}
-
-/* out = w0 a + w1 b for tracks j, j + 4, j + 8, j + 12, stored to their rotations. */
+/* out = w0 a + w1 b for the tracks of group j, stored to their rotations. */
 static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const ossa_track *tracks,
-                               uint32_t count, uint32_t j, ossa_trs *local) {
-    /* Lane 4 g + c of the register belongs to track j + 4 g. */
+                               uint32_t count, uint32_t j, float *local) {
+    /* Track 4j + g sits in block g of the group's register and in lane 4g + j of w0, w1. */
     __m512i lanes =
         _mm512_add_epi32(_mm512_set1_epi32((int)j),
                          _mm512_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12));
     __m512 o = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(lanes, w0), a),
                              _mm512_mul_ps(_mm512_permutexvar_ps(lanes, w1), b));
-    if (j < count) _mm_storeu_ps(local[tracks[j].node].rotation, _mm512_castps512_ps128(o));
-    if (j + 4 < count)
-        _mm_storeu_ps(local[tracks[j + 4].node].rotation, _mm512_extractf32x4_ps(o, 1));
-    if (j + 8 < count)
-        _mm_storeu_ps(local[tracks[j + 8].node].rotation, _mm512_extractf32x4_ps(o, 2));
-    if (j + 12 < count)
-        _mm_storeu_ps(local[tracks[j + 12].node].rotation, _mm512_extractf32x4_ps(o, 3));
+    uint32_t first = 4 * j;
+    if (first < count)
+        _mm_storeu_ps(local + tracks[first].target_offset, _mm512_castps512_ps128(o));
+    if (first + 1 < count)
+        _mm_storeu_ps(local + tracks[first + 1].target_offset, _mm512_extractf32x4_ps(o, 1));
+    if (first + 2 < count)
+        _mm_storeu_ps(local + tracks[first + 2].target_offset, _mm512_extractf32x4_ps(o, 2));
+    if (first + 3 < count)
+        _mm_storeu_ps(local + tracks[first + 3].target_offset, _mm512_extractf32x4_ps(o, 3));
 }
 
 /* One Horner step of the series (slerp.c's SERIES_STEP) for term i, t2 the squared parameter. */
@@ -61,16 +54,16 @@ static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const o
                                                     (i) / (2.0f * (i) + 1.0f))),                   \
                   (acc))))
 
-void ossa_slerp_tracks16(const float *values, const ossa_track *tracks, uint32_t count, uint32_t k,
-                         float t, ossa_trs *local) {
-    size_t at = (size_t)k * 4;
-    __m512 a0 = load4(values, tracks, count, at, 0), b0 = load4(values, tracks, count, at + 4, 0);
-    __m512 a1 = load4(values, tracks, count, at, 1), b1 = load4(values, tracks, count, at + 4, 1);
-    __m512 a2 = load4(values, tracks, count, at, 2), b2 = load4(values, tracks, count, at + 4, 2);
-    __m512 a3 = load4(values, tracks, count, at, 3), b3 = load4(values, tracks, count, at + 4, 3);
+void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *tracks,
+                         uint32_t count, float t, float *local) {
+    const float *next = keys + stride;
+    __m512 a0 = load_group(keys, count, 0), b0 = load_group(next, count, 0);
+    __m512 a1 = load_group(keys, count, 1), b1 = load_group(next, count, 1);
+    __m512 a2 = load_group(keys, count, 2), b2 = load_group(next, count, 2);
+    __m512 a3 = load_group(keys, count, 3), b3 = load_group(next, count, 3);
     __m512 p0 = _mm512_mul_ps(a0, b0), p1 = _mm512_mul_ps(a1, b1);
     __m512 p2 = _mm512_mul_ps(a2, b2), p3 = _mm512_mul_ps(a3, b3);
-    /* Transpose the products: lane i of px is a.x * b.x of track i, and so on. */
+    /* Transpose the products: lane 4g + j of px is a.x * b.x of track 4j + g, and so on. */
     __m512 t0 = _mm512_unpacklo_ps(p0, p1), t1 = _mm512_unpackhi_ps(p0, p1);
     __m512 t2 = _mm512_unpacklo_ps(p2, p3), t3 = _mm512_unpackhi_ps(p2, p3);
     __m512 px = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));

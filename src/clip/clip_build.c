@@ -1,9 +1,11 @@
 /* Builds clips (clip.h) from a document: decodes keys, shares timelines, folds constant tracks. */
 #include "ossa/clip.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "anim/track_batch.h"
 #include "pose/xform.h"
 #include "rig/owned.h"
 
@@ -61,6 +63,23 @@ static float *pose_target(ossa_trs *local, float *weights, const ossa_rig *rig, 
     return NULL;
 }
 
+/* ossa_track::target_offset: for node values, the float index in the local poses seen as floats. */
+_Static_assert(sizeof(ossa_trs) == 10 * sizeof(float), "ossa_trs is ten packed floats");
+
+static uint32_t target_offset(const ossa_rig *rig, int32_t node, ossa_path path) {
+    switch (path) {
+    case OSSA_PATH_TRANSLATION:
+        return (uint32_t)node * 10 + (uint32_t)(offsetof(ossa_trs, translation) / sizeof(float));
+    case OSSA_PATH_ROTATION:
+        return (uint32_t)node * 10 + (uint32_t)(offsetof(ossa_trs, rotation) / sizeof(float));
+    case OSSA_PATH_SCALE:
+        return (uint32_t)node * 10 + (uint32_t)(offsetof(ossa_trs, scale) / sizeof(float));
+    case OSSA_PATH_WEIGHTS:
+        return rig->weight_offset[node];
+    }
+    return 0;
+}
+
 /* 1 when every key has the value of key 0 and (CUBICSPLINE) every tangent is zero. */
 static int is_constant(const float *values, uint32_t keys, uint32_t comps, int cubic) {
     uint32_t stride = cubic ? 3 * comps : comps;
@@ -80,6 +99,52 @@ typedef struct clip_scratch {
     ossa_timeline *timelines; /* key_count, time_offset filled */
     int32_t *timeline_input;  /* input accessor of each timeline */
 } clip_scratch;
+
+/* Copies `count` tracks' keys (`comps` floats each) into dst key by key, four floats a track;
+ * `pad` fills what is left of each track's four and of the last group of four tracks. */
+static float *interleave_keys(float *dst, const ossa_track *tracks, uint32_t count,
+                              uint32_t key_count, uint32_t comps, const float *values,
+                              const float pad[4]) {
+    uint32_t stride = OSSA_BATCH_KEY_STRIDE(count);
+    for (uint32_t k = 0; k < key_count; k++, dst += stride)
+        for (uint32_t j = 0; j < stride / 4; j++) {
+            memcpy(dst + 4 * j, pad, 4 * sizeof(float));
+            if (j < count)
+                memcpy(dst + 4 * j, values + tracks[j].value_offset + (size_t)k * comps,
+                       comps * sizeof(float));
+        }
+    return dst;
+}
+
+/* ossa_clip::batch_keys: for each timeline, its LINEAR rotations (its first tracks) and its
+ * LINEAR translations and scales (the next ones) interleaved key by key. */
+static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
+                                    uint32_t timeline_count, const ossa_track *tracks,
+                                    const float *values, const float **out) {
+    static const float unit_quat[4] = {0.0f, 0.0f, 0.0f, 1.0f}, zero[4] = {0};
+    uint64_t total = 0;
+    for (uint32_t tl = 0; tl < timeline_count; tl++)
+        total += (uint64_t)timelines[tl].key_count *
+                 (OSSA_BATCH_KEY_STRIDE(timelines[tl].slerp_track_count) +
+                  OSSA_BATCH_KEY_STRIDE(timelines[tl].lerp_track_count));
+    if (total > UINT32_MAX)
+        return fail(st, OSSA_ERROR_LIMIT, "animations", "too many keys in one animation");
+    float *keys = ossa_owned_alloc(st->owned, total, sizeof(float));
+    if (!keys) return OSSA_ERROR_OUT_OF_MEMORY;
+    float *at = keys;
+    for (uint32_t tl = 0; tl < timeline_count; tl++) {
+        ossa_timeline *line = &timelines[tl];
+        const ossa_track *slerped = tracks + line->first_track;
+        line->slerp_key_offset = (uint32_t)(at - keys);
+        at = interleave_keys(at, slerped, line->slerp_track_count, line->key_count, 4, values,
+                             unit_quat);
+        line->lerp_key_offset = (uint32_t)(at - keys);
+        at = interleave_keys(at, slerped + line->slerp_track_count, line->lerp_track_count,
+                             line->key_count, 3, values, zero);
+    }
+    *out = keys;
+    return OSSA_OK;
+}
 
 static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_clip *clip,
                               clip_scratch *scratch, ossa_trs *base, float *base_weights) {
@@ -158,7 +223,7 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         t->components = (uint16_t)comps;
         t->timeline = timeline;
         t->value_offset = values_used;
-        t->target_offset = ch->path == OSSA_PATH_WEIGHTS ? rig->weight_offset[node] : 0;
+        t->target_offset = target_offset(rig, node, ch->path);
         values_used += (uint32_t)floats;
     }
     /* Group tracks by timeline (stable), so a timeline's tracks are contiguous, LINEAR rotations
@@ -188,6 +253,9 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         }
         timelines[tl].track_count = placed - timelines[tl].first_track;
     }
+    ossa_result r =
+        build_batch_keys(st, timelines, timeline_count, tracks, values, &clip->batch_keys);
+    if (r != OSSA_OK) return r;
     clip->start = start;
     clip->end = end;
     clip->duration = end - start;

@@ -1,0 +1,36 @@
+/* Batched slerps and lerps at one shared parameter t (the tracks of one timeline), bit-identical
+ * to calls of ossa_quat_slerp and to a + (b - a) t: the same operations in the same order, one
+ * lane per quaternion or vector component. */
+#ifndef OSSA_TRACK_BATCH_H
+#define OSSA_TRACK_BATCH_H
+
+#include <stdint.h>
+
+#include "ossa/clip.h"
+
+/* Floats per key of one section of ossa_clip::batch_keys holding `count` tracks: four per track,
+ * the tracks rounded up to four so that every group of four loads as one 512-bit vector. */
+#define OSSA_BATCH_KEY_STRIDE(count) (4u * (((count) + 3u) & ~3u))
+
+void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
+                      float *const out[4]);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OSSA_ANIM_AVX512 1
+/* 1 when this CPU runs the two functions below (AVX-512F and VL). */
+int ossa_anim_avx512_supported(void);
+
+/* Slerps `count` (1 to 16) LINEAR rotation tracks at t into their targets, sixteen lanes at once
+ * (slerp_avx512.c). keys: their quaternions at key k in ossa_clip::batch_keys; key k + 1 is
+ * `stride` floats further. local: ossa_pose::local seen as floats. */
+void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *tracks,
+                         uint32_t count, float t, float *local);
+
+/* Lerps `count` LINEAR translation or scale tracks at t into their targets, four at a time
+ * (lerp_avx512.c). keys: their vectors at key k in ossa_clip::batch_keys; key k + 1 is
+ * OSSA_BATCH_KEY_STRIDE(count) floats further. local: ossa_pose::local seen as floats. */
+void ossa_lerp_tracks_avx512(const float *keys, const ossa_track *tracks, uint32_t count, float t,
+                             float *local);
+#endif
+
+#endif
