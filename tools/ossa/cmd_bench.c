@@ -16,6 +16,7 @@
 #include "bench_triad.h"
 #include "commands.h"
 #include "ossa/anim.h"
+#include "ossa/clip.h"
 #include "ossa/document.h"
 #include "ossa/pose.h"
 #include "ossa/rig.h"
@@ -72,12 +73,12 @@ static void usage(FILE *out) {
         "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences\n"
         "over 64 joints, and a STREAM-style triad (a = b + s * c over doubles, each array\n"
         "2 x the last-level cache, 128-512 MiB; 24 bytes per element) measured in the same\n"
-        "run, once more with arrays as large as one pass over the synthetic mesh (a\n"
-        "like-for-like figure where the mesh fits in a large L3): each skinning figure is\n"
-        "also given\n"
-        "as bytes read + written per vertex (the prepared layout: float positions and\n"
-        "normals in SoA blocks of 16, float weights, 1-byte window-relative or 2-byte\n"
-        "joints, float xyz outputs) and as a fraction of the triad bandwidth.\n"
+        "run on 1 thread and on --threads threads, and once more on 1 thread with arrays as\n"
+        "large as one pass over the synthetic mesh (a like-for-like figure where the mesh fits\n"
+        "in a large L3). Each skinning figure is also given as bytes read + written per vertex\n"
+        "(the prepared layout: float positions and normals in SoA blocks of 16, float\n"
+        "weights, 1-byte window-relative or 2-byte joints, float xyz outputs) and as a\n"
+        "fraction of the triad on as many threads.\n"
         "--seconds is the time per measurement (default 0.5); the best repetition counts.\n"
         "The machine may be shared: figures are noisy, compare ratios from one run.\n"
         "--json prints one object: triad_gbs, triad_gbs_all_threads, triad_footprint_gbs,\n"
@@ -362,6 +363,30 @@ static void print_table(const bench_report *rep, const bench_args *a) {
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
+/* Loads every model once before anything is measured: a model that cannot be benchmarked is
+ * reported once, by its loader's error, and nothing runs. */
+static int models_load(const char *const *models, int count) {
+    for (int i = 0; i < count; i++) {
+        ossa_document *doc = NULL;
+        ossa_rig *rig = NULL;
+        ossa_clip_set *clips = NULL;
+        ossa_error error;
+        ossa_result r = ossa_document_load_file(models[i], NULL, &doc, &error);
+        if (r == OSSA_OK) r = ossa_rig_build(doc, NULL, &rig, &error);
+        if (r == OSSA_OK) r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
+        ossa_clip_set_free(clips);
+        ossa_rig_free(rig);
+        ossa_document_free(doc);
+        if (r != OSSA_OK) {
+            char text[1100];
+            ossa_error_format(&error, text, sizeof text);
+            fprintf(stderr, "error: %s\n", text);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int cmd_bench(int argc, char **argv) {
     bench_args a;
     int parsed = parse_args(argc, argv, &a);
@@ -375,6 +400,12 @@ int cmd_bench(int argc, char **argv) {
         found_count = default_models(found);
         for (int i = 0; i < found_count; i++)
             a.models[a.model_count++] = found[i];
+    }
+    if (!models_load(a.models, a.model_count)) {
+        for (int i = 0; i < found_count; i++)
+            free(found[i]);
+        free(a.model_list);
+        return EXIT_MODEL_ERROR;
     }
     ossa_thread_pool *pool = NULL;
     bench_report *rep = calloc(1, sizeof *rep);
