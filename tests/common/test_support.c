@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int ossa_test_failures = 0;
 int ossa_test_checks = 0;
@@ -108,4 +110,33 @@ void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *
         free(list[i]);
     }
     free(list);
+}
+
+/* A fresh temporary file's name in buf (the file is created empty); 0 on failure. */
+static int temp_name(char *buf, size_t size, const char *what) {
+    snprintf(buf, size, "/tmp/ossa-test-%s-XXXXXX", what);
+    int fd = mkstemp(buf);
+    if (fd < 0) return 0;
+    close(fd);
+    return 1;
+}
+
+int ossa_test_run_cli(const char *args, char **out, char **err) {
+    char out_path[64], err_path[64], command[8192];
+    if (out) *out = NULL;
+    if (err) *err = NULL;
+    const char *cli = getenv("OSSA_CLI");
+    if (!cli || !temp_name(out_path, sizeof out_path, "out")) return -1;
+    if (!temp_name(err_path, sizeof err_path, "err")) {
+        remove(out_path);
+        return -1;
+    }
+    snprintf(command, sizeof command, "'%s' %s >'%s' 2>'%s'", cli, args, out_path, err_path);
+    int status = system(command);
+    size_t size;
+    if (out) *out = (char *)ossa_test_read_file(out_path, &size);
+    if (err) *err = (char *)ossa_test_read_file(err_path, &size);
+    remove(out_path);
+    remove(err_path);
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

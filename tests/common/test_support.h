@@ -47,6 +47,11 @@ const char *ossa_test_shared_path(const char *relative);
 /* Reads a whole file; returns NULL on failure. The caller frees the result. */
 unsigned char *ossa_test_read_file(const char *path, size_t *size);
 
+/* Runs `$OSSA_CLI ARGS` through the shell with stdout and stderr captured; returns its exit code
+ * (-1 when it did not exit). *out and *err receive the whole outputs (NUL-terminated, the
+ * caller frees them; NULL when unreadable); either pointer may be NULL. */
+int ossa_test_run_cli(const char *args, char **out, char **err);
+
 /* Calls fn(path, user) for every regular file under dir whose name ends with suffix, sorted. */
 void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
                     void *user);

@@ -3,28 +3,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "test_support.h"
 
-static char out_path[256], err_path[256];
 static char *out_text, *err_text;
 
 /* Runs `ossa info ARGS`, keeps stdout and stderr, returns the exit code. */
 static int run_info(const char *args) {
-    const char *cli = getenv("OSSA_CLI");
     char command[4096];
-    snprintf(command, sizeof command, "'%s' info %s >'%s' 2>'%s'", cli, args, out_path, err_path);
-    int status = system(command);
+    snprintf(command, sizeof command, "info %s", args);
     free(out_text);
     free(err_text);
-    size_t size;
-    out_text = (char *)ossa_test_read_file(out_path, &size);
-    err_text = (char *)ossa_test_read_file(err_path, &size);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return ossa_test_run_cli(command, &out_text, &err_text);
 }
 
 /* Whether text has a line starting with prefix and containing phrase. */
@@ -53,8 +45,6 @@ int main(void) {
         fprintf(stderr, "OSSA_CLI is not set\n");
         return 1;
     }
-    snprintf(out_path, sizeof out_path, "/tmp/ossa_info_test_%d.out", (int)getpid());
-    snprintf(err_path, sizeof err_path, "/tmp/ossa_info_test_%d.err", (int)getpid());
 
     CHECK(run_info(model("models/Fox/Fox.glb")) == 0);
     CHECK(has_line(out_text, "Fox.glb: 26 nodes", "1 skins, 1 meshes, 3 animations, 0 warnings"));
@@ -108,7 +98,5 @@ int main(void) {
 
     free(out_text);
     free(err_text);
-    remove(out_path);
-    remove(err_path);
     return ossa_test_finish("io_info_cli");
 }

@@ -6,28 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "test_support.h"
 
-static char out_path[256], err_path[256];
 static char *out_text, *err_text;
 
 /* Runs `ossa bench ARGS`, keeps stdout and stderr, returns the exit code. */
 static int run_bench(const char *args) {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' bench %s >'%s' 2>'%s'", getenv("OSSA_CLI"), args,
-             out_path, err_path);
-    int status = system(command);
+    snprintf(command, sizeof command, "bench %s", args);
     free(out_text);
     free(err_text);
-    size_t size;
-    out_text = (char *)ossa_test_read_file(out_path, &size);
-    err_text = (char *)ossa_test_read_file(err_path, &size);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return ossa_test_run_cli(command, &out_text, &err_text);
 }
 
 static int occurrences(const char *text, const char *phrase) {
@@ -99,8 +91,6 @@ int main(void) {
         fprintf(stderr, "OSSA_CLI is not set\n");
         return 1;
     }
-    snprintf(out_path, sizeof out_path, "/tmp/ossa_bench_test_%d.out", (int)getpid());
-    snprintf(err_path, sizeof err_path, "/tmp/ossa_bench_test_%d.err", (int)getpid());
     char args[2048];
     const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
 
@@ -132,7 +122,5 @@ int main(void) {
 
     free(out_text);
     free(err_text);
-    remove(out_path);
-    remove(err_path);
     return ossa_test_finish("bench_cli");
 }
