@@ -6,9 +6,11 @@
 
 #include "anim/track_batch.h"
 
-#if defined(__SSE__) || defined(_M_X64)
-#include <xmmintrin.h>
-#endif
+static int force_portable; /* ossa_anim_force_portable */
+
+void ossa_anim_force_portable(int portable) {
+    force_portable = portable;
+}
 
 /* Largest i in [lo, hi] with times[i] <= time, given times[lo] <= time or lo == 0. */
 static inline uint32_t search(const float *times, uint32_t lo, uint32_t hi, float time) {
@@ -92,12 +94,8 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
     case OSSA_INTERP_STEP:
         memcpy(out, v + (size_t)k * n, n * sizeof(float));
         return;
-    case OSSA_INTERP_LINEAR: {
+    case OSSA_INTERP_LINEAR: { /* weights: LINEAR rotations, translations, scales are batched */
         const float *a = v + (size_t)k * n, *b = a + n;
-        if (track->path == OSSA_PATH_ROTATION) {
-            ossa_quat_slerp(a, b, u, out);
-            return;
-        }
         for (uint32_t c = 0; c < n; c++)
             out[c] = a[c] + (b[c] - a[c]) * u;
         return;
@@ -123,69 +121,40 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
     }
 }
 
-/* Every track of a timeline between keys k and k + 1 at fraction u: batched slerps first,
- * then vec3 lerps, then the rest (the build order of the tracks, see clip_build.c). `wide`: the
- * CPU runs the AVX-512 slerps and lerps. */
+/* Every track of a timeline between keys k and k + 1 at fraction u: its LINEAR rotations and
+ * then its LINEAR translations and scales from the batched keys, then the rest one by one (the
+ * build order of the tracks, see clip_build.c). `wide`: the CPU runs the AVX-512 batches. */
 static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint32_t k, float u,
                            float dt, int wide, ossa_pose *pose) {
-    const ossa_track *track = clip->tracks + tl->first_track;
-    const ossa_track *track_end = track + tl->track_count;
-    const ossa_track *slerp_end = track + tl->slerp_track_count;
+    const ossa_track *slerped = clip->tracks + tl->first_track;
+    const ossa_track *lerped = slerped + tl->slerp_track_count;
+    float *local = (float *)pose->local;
+    uint32_t stride = OSSA_BATCH_KEY_STRIDE(tl->slerp_track_count);
+    const float *keys = clip->batch_keys + tl->slerp_key_offset + (size_t)k * stride;
+    uint32_t group = wide ? 16 : 4;
+    for (uint32_t first = 0; first < tl->slerp_track_count; first += group) {
+        uint32_t n = tl->slerp_track_count - first;
+        if (n > group) n = group;
 #ifdef OSSA_ANIM_AVX512
-    if (wide && track < slerp_end) {
-        uint32_t stride = OSSA_BATCH_KEY_STRIDE(tl->slerp_track_count);
-        const float *keys = clip->batch_keys + tl->slerp_key_offset + (size_t)k * stride;
-        for (uint32_t first = 0; first < tl->slerp_track_count; first += 16) {
-            uint32_t n = tl->slerp_track_count - first;
-            ossa_slerp_tracks16(keys + 4 * first, stride, track + first, n < 16 ? n : 16, u,
-                                (float *)pose->local);
+        if (wide) {
+            ossa_slerp_tracks16(keys + 4 * first, stride, slerped + first, n, u, local);
+            continue;
         }
-        track = slerp_end;
-    }
-#else
-    (void)wide;
 #endif
-    for (; track + 4 <= slerp_end; track += 4) {
-        const float *a[4], *b[4];
-        float *out[4];
-        for (int j = 0; j < 4; j++) {
-            a[j] = clip->values + track[j].value_offset + (size_t)k * 4;
-            b[j] = a[j] + 4;
-            out[j] = pose->local[track[j].node].rotation;
-        }
-        ossa_quat_slerp4(a, b, u, out);
+        ossa_slerp_tracks4(keys + 4 * first, stride, slerped + first, n, u, local);
     }
-    for (; track < slerp_end; track++) {
-        const float *a = clip->values + track->value_offset + (size_t)k * 4;
-        ossa_quat_slerp(a, a + 4, u, pose->local[track->node].rotation);
-    }
-    const ossa_track *lerp_end = slerp_end + tl->lerp_track_count;
+    if (tl->lerp_track_count) {
+        keys = clip->batch_keys + tl->lerp_key_offset +
+               (size_t)k * OSSA_BATCH_KEY_STRIDE(tl->lerp_track_count);
 #ifdef OSSA_ANIM_AVX512
-    if (wide && track < lerp_end) {
-        const float *keys = clip->batch_keys + tl->lerp_key_offset +
-                            (size_t)k * OSSA_BATCH_KEY_STRIDE(tl->lerp_track_count);
-        ossa_lerp_tracks_avx512(keys, track, tl->lerp_track_count, u, (float *)pose->local);
-        track = lerp_end;
-    }
+        if (wide)
+            ossa_lerp_tracks_avx512(keys, lerped, tl->lerp_track_count, u, local);
+        else
 #endif
-    for (; track < lerp_end; track++) {
-        const float *a = clip->values + track->value_offset + (size_t)k * 3;
-        ossa_trs *trs = &pose->local[track->node];
-        float *out = track->path == OSSA_PATH_TRANSLATION ? trs->translation : trs->scale;
-#if defined(__SSE__) || defined(_M_X64)
-        /* a[0..3] and a[2..5] stay inside the two keys; three floats go out (a fourth would
-         * overwrite the next field). Same operations as the scalar lines below. */
-        __m128 va = _mm_loadu_ps(a), vb = _mm_loadu_ps(a + 2);
-        vb = _mm_shuffle_ps(vb, vb, _MM_SHUFFLE(3, 3, 2, 1));
-        __m128 r = _mm_add_ps(va, _mm_mul_ps(_mm_sub_ps(vb, va), _mm_set1_ps(u)));
-        _mm_storel_pi((__m64 *)out, r);
-        _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
-#else
-        out[0] = a[0] + (a[3] - a[0]) * u;
-        out[1] = a[1] + (a[4] - a[1]) * u;
-        out[2] = a[2] + (a[5] - a[2]) * u;
-#endif
+            ossa_lerp_tracks(keys, lerped, tl->lerp_track_count, u, local);
     }
+    const ossa_track *track = lerped + tl->lerp_track_count;
+    const ossa_track *track_end = slerped + tl->track_count;
     for (; track < track_end; track++)
         write_between(clip, track, k, u, dt, track_target(track, pose));
 }
@@ -196,7 +165,7 @@ void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, os
     if (rig->weight_total)
         memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
 #ifdef OSSA_ANIM_AVX512
-    int wide = ossa_anim_avx512_supported();
+    int wide = !force_portable && ossa_anim_avx512_supported();
 #else
     int wide = 0;
 #endif

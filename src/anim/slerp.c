@@ -73,13 +73,13 @@ void ossa_quat_slerp(const float *a, const float *b, float t, float *out) {
 #if defined(__SSE__) || defined(_M_X64)
 #include <xmmintrin.h>
 
-/* The scalar steps above, one lane per quaternion; t (hence every series factor) is shared. */
-void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
-                      float *const out[4]) {
+/* The scalar steps above, one lane per track; t (hence every series factor) is shared. */
+void ossa_slerp_tracks4(const float *keys, uint32_t stride, const ossa_track *tracks,
+                        uint32_t count, float t, float *local) {
     __m128 qa[4], qb[4];
-    for (int j = 0; j < 4; j++) {
-        qa[j] = _mm_loadu_ps(a[j]);
-        qb[j] = _mm_loadu_ps(b[j]);
+    for (int j = 0; j < 4; j++) { /* past count: the unit quaternions of the padding */
+        qa[j] = _mm_loadu_ps(keys + 4 * j);
+        qb[j] = _mm_loadu_ps(keys + stride + 4 * j);
     }
     __m128 ax = qa[0], ay = qa[1], az = qa[2], aw = qa[3];
     __m128 bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];
@@ -132,14 +132,15 @@ void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
     float w0s[4], w1s[4];
     _mm_storeu_ps(w0s, w0);
     _mm_storeu_ps(w1s, w1);
-    for (int j = 0; j < 4; j++)
-        _mm_storeu_ps(out[j], _mm_add_ps(_mm_mul_ps(_mm_set1_ps(w0s[j]), qa[j]),
-                                         _mm_mul_ps(_mm_set1_ps(w1s[j]), qb[j])));
+    for (uint32_t j = 0; j < count; j++)
+        _mm_storeu_ps(local + tracks[j].target_offset,
+                      _mm_add_ps(_mm_mul_ps(_mm_set1_ps(w0s[j]), qa[j]),
+                                 _mm_mul_ps(_mm_set1_ps(w1s[j]), qb[j])));
 }
 #else
-void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
-                      float *const out[4]) {
-    for (int j = 0; j < 4; j++)
-        ossa_quat_slerp(a[j], b[j], t, out[j]);
+void ossa_slerp_tracks4(const float *keys, uint32_t stride, const ossa_track *tracks,
+                        uint32_t count, float t, float *local) {
+    for (uint32_t j = 0; j < count; j++)
+        ossa_quat_slerp(keys + 4 * j, keys + stride + 4 * j, t, local + tracks[j].target_offset);
 }
 #endif

@@ -12,8 +12,21 @@
  * the tracks rounded up to four so that every group of four loads as one 512-bit vector. */
 #define OSSA_BATCH_KEY_STRIDE(count) (4u * (((count) + 3u) & ~3u))
 
-void ossa_quat_slerp4(const float *const a[4], const float *const b[4], float t,
-                      float *const out[4]);
+/* Tests: 1 makes ossa_clip_sample take the portable batches below even where the AVX-512 ones
+ * run, 0 (the default) lets it choose. Not for use while other threads sample. */
+void ossa_anim_force_portable(int portable);
+
+/* Slerps `count` (1 to 4) LINEAR rotation tracks at t into their targets, one lane per track
+ * (SSE where there is SSE). keys: their quaternions at key k in ossa_clip::batch_keys; key k + 1
+ * is `stride` floats further. local: ossa_pose::local seen as floats. */
+void ossa_slerp_tracks4(const float *keys, uint32_t stride, const ossa_track *tracks,
+                        uint32_t count, float t, float *local);
+
+/* Lerps `count` LINEAR translation or scale tracks at t into their targets, one track at a time
+ * (lerp.c). keys: their vectors (x, y, z, 0) at key k in ossa_clip::batch_keys; key k + 1 is
+ * OSSA_BATCH_KEY_STRIDE(count) floats further. local: ossa_pose::local seen as floats. */
+void ossa_lerp_tracks(const float *keys, const ossa_track *tracks, uint32_t count, float t,
+                      float *local);
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSSA_ANIM_AVX512 1
@@ -26,9 +39,7 @@ int ossa_anim_avx512_supported(void);
 void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *tracks,
                          uint32_t count, float t, float *local);
 
-/* Lerps `count` LINEAR translation or scale tracks at t into their targets, four at a time
- * (lerp_avx512.c). keys: their vectors at key k in ossa_clip::batch_keys; key k + 1 is
- * OSSA_BATCH_KEY_STRIDE(count) floats further. local: ossa_pose::local seen as floats. */
+/* ossa_lerp_tracks, four tracks per register (lerp_avx512.c). */
 void ossa_lerp_tracks_avx512(const float *keys, const ossa_track *tracks, uint32_t count, float t,
                              float *local);
 #endif

@@ -1,5 +1,6 @@
 /* Property tests on every shared model: the cursor gives bit-identical poses to the stateless
- * search over long random time sequences, and reordering the glTF nodes of a file (a shuffled
+ * search over long random time sequences, so do the portable and the AVX-512 batches of tracks
+ * (where the CPU runs them), and reordering the glTF nodes of a file (a shuffled
  * copy written by this test) changes no result. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anim/track_batch.h"
 #include "anim_fixture.h"
 #include "test_support.h"
 
@@ -33,7 +35,7 @@ static void check_cursor(anim_fixture *f, const char *name) {
         ossa_cursor_reset(clip, &cursor);
         double span = clip->duration > 0.0f ? clip->duration : 1.0;
         double t = clip->start - 0.1 * span;
-        int mismatches = 0;
+        int mismatches = 0, portable_mismatches = 0;
         for (int step = 0; step < 5000; step++) {
             double r = frand();
             if (r < 0.7)
@@ -53,8 +55,16 @@ static void check_cursor(anim_fixture *f, const char *name) {
             if (memcmp(f->pose.local, other.local, n * sizeof *other.local) != 0 ||
                 (w && memcmp(f->pose.weights, other.weights, w * sizeof(float)) != 0))
                 mismatches++;
+            ossa_anim_force_portable(1);
+            ossa_clip_sample(f->rig, clip, (float)t, NULL, &other);
+            ossa_anim_force_portable(0);
+            if (memcmp(f->pose.local, other.local, n * sizeof *other.local) != 0 ||
+                (w && memcmp(f->pose.weights, other.weights, w * sizeof(float)) != 0))
+                portable_mismatches++;
         }
         CHECKF(mismatches == 0, "%s clip %u: %d cursor/search mismatches", name, c, mismatches);
+        CHECKF(portable_mismatches == 0, "%s clip %u: %d portable/AVX-512 mismatches", name, c,
+               portable_mismatches);
     }
     free(other_local);
     free(other_weights);
