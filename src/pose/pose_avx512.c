@@ -75,16 +75,24 @@ static inline __m512 local_from_trs(const ossa_trs *trs) {
 }
 
 /* Local matrix of node i. */
-static inline __m512 local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t i) {
-    return rig->fixed[i] ? _mm512_maskz_loadu_ps(M12, rig->fixed_local + 12 * (size_t)i)
-                         : local_from_trs(&pose->local[i]);
+static inline __m512 local_matrix(const uint8_t *fixed, const float *fixed_local,
+                                  const ossa_trs *local, uint32_t i) {
+    return fixed[i] ? _mm512_maskz_loadu_ps(M12, fixed_local + 12 * (size_t)i)
+                    : local_from_trs(&local[i]);
 }
 
+/* The rig's arrays are read into locals first: the intrinsic stores may alias anything, so the
+ * compiler would otherwise reload every pointer after each store. */
 void ossa_fk_matrices_avx512(const ossa_rig *rig, const ossa_pose *pose, float *world) {
+    const uint32_t count = rig->node_count;
+    const int32_t *parent = rig->parent;
+    const uint8_t *fixed = rig->fixed;
+    const float *fixed_local = rig->fixed_local;
+    const ossa_trs *local = pose->local;
     __m512 p = _mm512_setzero_ps(); /* the previous node's world matrix */
-    for (uint32_t i = 0; i < rig->node_count; i++) {
-        __m512 l = local_matrix(rig, pose, i);
-        int32_t pi = rig->parent[i];
+    for (uint32_t i = 0; i < count; i++) {
+        __m512 l = local_matrix(fixed, fixed_local, local, i);
+        int32_t pi = parent[i];
         if (pi >= 0) {
             /* In chains of joints the parent is the previous node, still in p. */
             if (pi != (int32_t)i - 1) p = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)pi);
@@ -97,19 +105,22 @@ void ossa_fk_matrices_avx512(const ossa_rig *rig, const ossa_pose *pose, float *
 
 void ossa_palette_avx512(const ossa_rig_skin *skin, const float *to_mesh, const float *world,
                          float *palette) {
+    const uint32_t count = skin->joint_count;
+    const int32_t *joints = skin->joints;
+    const float *inverse_bind = skin->inverse_bind;
     if (!to_mesh) {
-        for (uint32_t j = 0; j < skin->joint_count; j++) {
-            __m512 w = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)skin->joints[j]);
+        for (uint32_t j = 0; j < count; j++) {
+            __m512 w = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)joints[j]);
             _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
-                                  mul_mem(w, skin->inverse_bind + 12 * (size_t)j));
+                                  mul_mem(w, inverse_bind + 12 * (size_t)j));
         }
         return;
     }
     __m512 m = _mm512_maskz_loadu_ps(M12, to_mesh);
-    for (uint32_t j = 0; j < skin->joint_count; j++) {
-        __m512 w = mul_mem(m, world + 12 * (size_t)skin->joints[j]);
+    for (uint32_t j = 0; j < count; j++) {
+        __m512 w = mul_mem(m, world + 12 * (size_t)joints[j]);
         _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
-                              mul_mem(w, skin->inverse_bind + 12 * (size_t)j));
+                              mul_mem(w, inverse_bind + 12 * (size_t)j));
     }
 }
 
