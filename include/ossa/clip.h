@@ -64,9 +64,8 @@ typedef struct ossa_clip {
     const float *times;
     const float *values;
     /** The keys of the LINEAR rotations, translations and scales again, laid out for SIMD. Per
-     *  timeline, key by key: the quaternions of its slerped tracks, their count rounded up to 4
-     *  with unit quaternions; then, key by key, (x, y, z, 0) of its lerped tracks, their count
-     *  rounded up to 4 with zeros. */
+     *  timeline, key by key: the quaternions of its slerped tracks; then, key by key,
+     *  (x, y, z, 0) of its lerped tracks. 16 zero floats follow the last timeline. */
     const float *batch_keys;
     const ossa_trs *base_local; /**< rest TRS with constant tracks applied, one per rig node */
     const float *base_weights;  /**< rest weights with constant tracks applied (weight_total) */

@@ -21,6 +21,7 @@ void ossa_lerp_tracks_avx512(const float *keys, const ossa_track *tracks, uint32
     const float *next = keys + OSSA_BATCH_KEY_STRIDE(count);
     __m512 vt = _mm512_set1_ps(t);
     for (uint32_t j = 0; j < count; j += 4) {
+        /* whole groups: past the last track, lanes read what follows and are not stored */
         __m512 a = _mm512_loadu_ps(keys + 4 * j), b = _mm512_loadu_ps(next + 4 * j);
         __m512 r = _mm512_add_ps(a, _mm512_mul_ps(_mm512_sub_ps(b, a), vt));
         _mm_mask_storeu_ps(local + tracks[j].target_offset, XYZ, _mm512_castps512_ps128(r));

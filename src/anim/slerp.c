@@ -77,9 +77,9 @@ void ossa_quat_slerp(const float *a, const float *b, float t, float *out) {
 void ossa_slerp_tracks4(const float *keys, uint32_t stride, const ossa_track *tracks,
                         uint32_t count, float t, float *local) {
     __m128 qa[4], qb[4];
-    for (int j = 0; j < 4; j++) { /* past count: the unit quaternions of the padding */
-        qa[j] = _mm_loadu_ps(keys + 4 * j);
-        qb[j] = _mm_loadu_ps(keys + stride + 4 * j);
+    for (uint32_t j = 0; j < 4; j++) { /* lanes past count slerp unit quaternions */
+        qa[j] = j < count ? _mm_loadu_ps(keys + 4 * j) : _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+        qb[j] = j < count ? _mm_loadu_ps(keys + stride + 4 * j) : qa[j];
     }
     __m128 ax = qa[0], ay = qa[1], az = qa[2], aw = qa[3];
     __m128 bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];

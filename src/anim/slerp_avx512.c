@@ -20,7 +20,9 @@ int ossa_anim_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 
-/* Group j of four tracks (x, y, z, w each); groups past `count` are unit quaternions. */
+/* Group j of four tracks (x, y, z, w each), whole: in a last group of fewer than four tracks,
+ * the lanes past `count` hold whatever follows (finite keys or the zero slack, never stored);
+ * groups past count are unit quaternions. */
 static inline __m512 load_group(const float *keys, uint32_t count, uint32_t j) {
     return 4 * j < count ? _mm512_loadu_ps(keys + 16 * j)
                          : _mm512_broadcast_f32x4(_mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));

@@ -8,9 +8,11 @@
 
 #include "ossa/clip.h"
 
-/* Floats per key of one section of ossa_clip::batch_keys holding `count` tracks: four per track,
- * the tracks rounded up to four so that every group of four loads as one 512-bit vector. */
-#define OSSA_BATCH_KEY_STRIDE(count) (4u * (((count) + 3u) & ~3u))
+/* Floats per key of one section of ossa_clip::batch_keys holding `count` tracks: four per track.
+ * A group of four tracks loads as one 512-bit vector, a last shorter group too: the array ends
+ * with OSSA_BATCH_KEY_SLACK zero floats so that such a load stays inside it. */
+#define OSSA_BATCH_KEY_STRIDE(count) (4u * (count))
+#define OSSA_BATCH_KEY_SLACK         16u
 
 /* Tests: 1 makes ossa_clip_sample take the portable batches below even where the AVX-512 ones
  * run, 0 (the default) lets it choose. Not for use while other threads sample. */

@@ -100,19 +100,13 @@ typedef struct clip_scratch {
     int32_t *timeline_input;  /* input accessor of each timeline */
 } clip_scratch;
 
-/* Copies `count` tracks' keys (`comps` floats each) into dst key by key, four floats a track;
- * `pad` fills what is left of each track's four and of the last group of four tracks. */
+/* Copies `count` tracks' keys (`comps` floats each, 3 or 4) into dst key by key, four floats a
+ * track (a fourth float stays zero); returns the end of what it wrote. */
 static float *interleave_keys(float *dst, const ossa_track *tracks, uint32_t count,
-                              uint32_t key_count, uint32_t comps, const float *values,
-                              const float pad[4]) {
-    uint32_t stride = OSSA_BATCH_KEY_STRIDE(count);
-    for (uint32_t k = 0; k < key_count; k++, dst += stride)
-        for (uint32_t j = 0; j < stride / 4; j++) {
-            memcpy(dst + 4 * j, pad, 4 * sizeof(float));
-            if (j < count)
-                memcpy(dst + 4 * j, values + tracks[j].value_offset + (size_t)k * comps,
-                       comps * sizeof(float));
-        }
+                              uint32_t key_count, uint32_t comps, const float *values) {
+    for (uint32_t k = 0; k < key_count; k++)
+        for (uint32_t j = 0; j < count; j++, dst += 4)
+            memcpy(dst, values + tracks[j].value_offset + (size_t)k * comps, comps * sizeof(float));
     return dst;
 }
 
@@ -121,7 +115,6 @@ static float *interleave_keys(float *dst, const ossa_track *tracks, uint32_t cou
 static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
                                     uint32_t timeline_count, const ossa_track *tracks,
                                     const float *values, const float **out) {
-    static const float unit_quat[4] = {0.0f, 0.0f, 0.0f, 1.0f}, zero[4] = {0};
     uint64_t total = 0;
     for (uint32_t tl = 0; tl < timeline_count; tl++)
         total += (uint64_t)timelines[tl].key_count *
@@ -129,18 +122,17 @@ static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
                   OSSA_BATCH_KEY_STRIDE(timelines[tl].lerp_track_count));
     if (total > UINT32_MAX)
         return fail(st, OSSA_ERROR_LIMIT, "animations", "too many keys in one animation");
-    float *keys = ossa_owned_alloc(st->owned, total, sizeof(float));
+    float *keys = ossa_owned_alloc(st->owned, total + OSSA_BATCH_KEY_SLACK, sizeof(float));
     if (!keys) return OSSA_ERROR_OUT_OF_MEMORY;
     float *at = keys;
     for (uint32_t tl = 0; tl < timeline_count; tl++) {
         ossa_timeline *line = &timelines[tl];
         const ossa_track *slerped = tracks + line->first_track;
         line->slerp_key_offset = (uint32_t)(at - keys);
-        at = interleave_keys(at, slerped, line->slerp_track_count, line->key_count, 4, values,
-                             unit_quat);
+        at = interleave_keys(at, slerped, line->slerp_track_count, line->key_count, 4, values);
         line->lerp_key_offset = (uint32_t)(at - keys);
         at = interleave_keys(at, slerped + line->slerp_track_count, line->lerp_track_count,
-                             line->key_count, 3, values, zero);
+                             line->key_count, 3, values);
     }
     *out = keys;
     return OSSA_OK;
