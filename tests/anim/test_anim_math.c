@@ -70,6 +70,8 @@ static void slerp_batch(int wide, const float *keys, uint32_t stride, const ossa
         ossa_slerp_tracks16(keys, stride, tracks, count, t, local);
         return;
     }
+#else
+    (void)wide;
 #endif
     ossa_slerp_tracks4(keys, stride, tracks, count, t, local);
 }
@@ -81,6 +83,8 @@ static void lerp_batch(int wide, const float *keys, const ossa_track *tracks, ui
         ossa_lerp_tracks_avx512(keys, tracks, count, t, local);
         return;
     }
+#else
+    (void)wide;
 #endif
     ossa_lerp_tracks(keys, tracks, count, t, local);
 }
