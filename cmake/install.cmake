@@ -39,9 +39,10 @@ endif()
 set_property(TARGET ${OSSA_TWIN} PROPERTY INTERFACE_LINK_LIBRARIES "${_ossa_interface}")
 set_target_properties(${OSSA_TWIN} PROPERTIES OUTPUT_NAME ossa EXPORT_NAME ${OSSA_TWIN})
 
-# The installed shared library exports the public API (ossa_*) only, with a versioned soname.
-# When `ossa` itself is shared (BUILD_SHARED_LIBS), it keeps every symbol: the tests and the
-# command link it and use internal functions.
+# The installed shared library exports the public API only (the functions the installed headers
+# declare; internal functions are named ossa_ too), with a versioned soname. When `ossa` itself
+# is shared (BUILD_SHARED_LIBS), it keeps every symbol: the tests and the command link it and
+# use internal functions.
 foreach(_lib ossa ${OSSA_TWIN})
     get_target_property(_kind ${_lib} TYPE)
     if(_kind STREQUAL "SHARED_LIBRARY")
@@ -50,9 +51,22 @@ foreach(_lib ossa ${OSSA_TWIN})
     endif()
 endforeach()
 if(_ossa_twin_kind STREQUAL "SHARED")
-    set_target_properties(${OSSA_TWIN} PROPERTIES LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/ossa.map)
-    target_link_options(${OSSA_TWIN} PRIVATE
-        "LINKER:--version-script=${CMAKE_CURRENT_LIST_DIR}/ossa.map")
+    # A declaration starts a line with its return type; the first "ossa_name(" is its name.
+    file(GLOB _ossa_api_headers CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/ossa/*.h)
+    list(FILTER _ossa_api_headers EXCLUDE REGEX "/gpu\\.h$") # libossa_gpu is not installed
+    set(_ossa_exports "")
+    foreach(_header ${_ossa_api_headers})
+        file(STRINGS ${_header} _declarations REGEX "^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\\(")
+        foreach(_line ${_declarations})
+            string(REGEX MATCH "ossa_[a-z0-9_]+\\(" _name "${_line}")
+            string(REPLACE "(" ";" _name "${_name}")
+            string(APPEND _ossa_exports "        ${_name}\n")
+        endforeach()
+    endforeach()
+    set(OSSA_EXPORTS "${_ossa_exports}")
+    configure_file(${CMAKE_CURRENT_LIST_DIR}/ossa.map.in ${CMAKE_BINARY_DIR}/ossa.map @ONLY)
+    set_target_properties(${OSSA_TWIN} PROPERTIES LINK_DEPENDS ${CMAKE_BINARY_DIR}/ossa.map)
+    target_link_options(${OSSA_TWIN} PRIVATE "LINKER:--version-script=${CMAKE_BINARY_DIR}/ossa.map")
 endif()
 
 install(TARGETS ossa ${OSSA_TWIN} EXPORT ossaTargets

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Installs ossa into a temporary prefix (then moves it, to prove the package is relocatable)
-# and builds examples/play.c and docs/quickstart.c against it three ways: CMake
+# Installs ossa into a temporary prefix (then moves it, to prove the package is relocatable),
+# checks that libossa.so exports the public API and nothing else, and builds examples/play.c
+# and docs/quickstart.c against it three ways: CMake
 # find_package(ossa) with ossa::ossa, pkg-config with the shared library, pkg-config --static.
 # Each program runs on the demo model written by the installed `ossa demo`.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER [SANITIZE]
@@ -35,6 +36,19 @@ for f in libossa.a libossa.so cmake/ossa/ossaConfig.cmake cmake/ossa/ossaTargets
     [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
 done
 [ ! -e "$prefix/include/ossa/gpu.h" ] || fail "gpu.h installed without its library"
+
+# The shared library exports exactly the functions the installed headers declare: none of the
+# internal ones (also named ossa_), none missing.
+declared=$(grep -hoE '^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\(' "$prefix"/include/ossa/*.h |
+    sed -E 's/.*[ *](ossa_[a-z0-9_]+)\($/\1/' | sort -u)
+exported=$(nm -D --defined-only "$libdir/libossa.so" | awk '$2 == "T" { print $3 }' | sort -u)
+[ -n "$declared" ] || fail "no function declarations found in the installed headers"
+if [ "$declared" != "$exported" ]; then
+    echo "$declared" >"$tmp/declared"
+    echo "$exported" >"$tmp/exported"
+    diff "$tmp/declared" "$tmp/exported" >&2 || true
+    fail "libossa.so exports other functions than the headers declare (< declared, > exported)"
+fi
 
 # The installed command writes the model the programs play.
 "$prefix/bin/ossa" demo -o "$tmp/demo.glb" >/dev/null || fail "installed ossa demo"
