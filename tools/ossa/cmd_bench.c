@@ -172,11 +172,16 @@ static int compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Where the default models are: $OSSA_SHARED, else ../shared. */
+static const char *shared_dir(void) {
+    const char *shared = getenv("OSSA_SHARED");
+    return shared && *shared ? shared : "../shared";
+}
+
 /* The default model list: shared models that have a skin. */
 static int default_models(char **list) {
-    const char *shared = getenv("OSSA_SHARED");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/models", shared && *shared ? shared : "../shared");
+    snprintf(dir, sizeof dir, "%s/models", shared_dir());
     char *found[MAX_MODELS];
     int count = 0, kept = 0;
     find_models(dir, found, &count);
@@ -400,6 +405,11 @@ int cmd_bench(int argc, char **argv) {
         found_count = default_models(found);
         for (int i = 0; i < found_count; i++)
             a.models[a.model_count++] = found[i];
+        if (!found_count)
+            fprintf(stderr,
+                    "ossa bench: no skinned model under %s/models (set OSSA_SHARED or give "
+                    "--models); measuring the synthetic mesh only\n",
+                    shared_dir());
     }
     if (!models_load(a.models, a.model_count)) {
         for (int i = 0; i < found_count; i++)
