@@ -323,16 +323,16 @@ static void test_min_version(void) {
 static void test_key_times_without_data(void) {
     ossa_document *doc = NULL;
     ossa_error error;
-    ossa_result r = load_text(
-        "{'asset':{'version':'2.0'},'nodes':[{},{}],'accessors':["
-        "{'componentType':5126,'count':2,'type':'SCALAR'},"
-        "{'componentType':5126,'count':2,'type':'VEC3'},"
-        "{'componentType':5126,'count':1,'type':'SCALAR'},"
-        "{'componentType':5126,'count':1,'type':'VEC3'}],"
-        "'animations':[{'samplers':[{'input':0,'output':1},{'input':2,'output':3}],"
-        "'channels':[{'sampler':0,'target':{'node':0,'path':'scale'}},"
-        "{'sampler':1,'target':{'node':1,'path':'translation'}}]}]}",
-        &doc, &error);
+    ossa_result r =
+        load_text("{'asset':{'version':'2.0'},'nodes':[{},{}],'accessors':["
+                  "{'componentType':5126,'count':2,'type':'SCALAR'},"
+                  "{'componentType':5126,'count':2,'type':'VEC3'},"
+                  "{'componentType':5126,'count':1,'type':'SCALAR'},"
+                  "{'componentType':5126,'count':1,'type':'VEC3'}],"
+                  "'animations':[{'samplers':[{'input':0,'output':1},{'input':2,'output':3}],"
+                  "'channels':[{'sampler':0,'target':{'node':0,'path':'scale'}},"
+                  "{'sampler':1,'target':{'node':1,'path':'translation'}}]}]}",
+                  &doc, &error);
     CHECKF(r == OSSA_OK, "%s: %s", error.path, error.message);
     if (r != OSSA_OK) return;
     CHECK(io_has_warning(doc, "animations[0].samplers[0].input", "channels using this sampler"));
