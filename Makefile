@@ -1,7 +1,8 @@
 # Entry points named in README.md. Each installs missing Debian packages first.
 #   make demo   build, then render the built-in demo model (or MODEL=path.glb) to $(DEMO_GIF)
-#   make test   build and run every test suite, normal and under ASan+UBSan, the threads test
-#               under TSan, the conformance suites under valgrind, and each fuzzer for a while
+#   make test   check the C files' format, build and run every test suite, normal and under
+#               ASan+UBSan, the threads test under TSan, the conformance suites under valgrind,
+#               and each fuzzer for a while
 #   make fuzz   run each fuzz target for FUZZ_SECONDS (corpus kept in build-fuzz/corpus)
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 MODEL  ?=
@@ -16,8 +17,8 @@ FUZZ_TEST_SECONDS ?= 300
 VALGRIND_TESTS ?= ^(anim_conformance|skin_conformance|io_.*|limits|regressions_replay|threads_shared)$$
 VALGRIND_OPTIONS ?= --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
-.PHONY: all deps build build-asan build-tsan build-fuzz demo test test-fast test-asan test-tsan \
-	test-valgrind test-fuzz fuzz docs clean
+.PHONY: all deps build build-asan build-tsan build-fuzz demo test test-format test-fast test-asan \
+	test-tsan test-valgrind test-fuzz fuzz docs clean
 
 all: build
 
@@ -75,8 +76,13 @@ test-fuzz: build-fuzz
 	cd build-fuzz && FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) ctest --output-on-failure -j $(JOBS) -L fuzz; \
 		status=$$?; cat *.stats 2>/dev/null; exit $$status
 
+# Every tracked C file as the root .clang-format says (Debian's clang-format 14).
+test-format: deps
+	@files=$$(git ls-files '*.c' '*.h' 2>/dev/null || find src include tools tests fuzz examples docs -name '*.[ch]'); \
+	clang-format --dry-run --Werror $$files && echo "test-format: $$(echo $$files | wc -w) files formatted"
+
 # The ASan run comes last so that a CTest summary is the last thing printed.
-test: test-fast test-tsan test-valgrind test-fuzz test-asan
+test: test-format test-fast test-tsan test-valgrind test-fuzz test-asan
 
 # HTML reference of the public headers ($(DOCS_DIR)/html/index.html), when doxygen is installed.
 DOCS_DIR ?= build/docs

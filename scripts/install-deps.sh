@@ -2,7 +2,7 @@
 # Installs the Debian packages ossa builds, tests and renders with.
 # Idempotent: does nothing when every package is already installed.
 set -eu
-PACKAGES="build-essential cmake pkg-config clang libclang-rt-14-dev valgrind
+PACKAGES="build-essential cmake pkg-config clang clang-format libclang-rt-14-dev valgrind
 libcjson-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
 libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth"
 
