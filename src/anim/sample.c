@@ -60,17 +60,8 @@ void ossa_pose_set_rest(const ossa_rig *rig, ossa_pose *pose) {
 }
 
 static inline float *track_target(const ossa_track *track, ossa_pose *pose) {
-    ossa_trs *trs = &pose->local[track->node];
-    switch (track->path) {
-    case OSSA_PATH_TRANSLATION:
-        return trs->translation;
-    case OSSA_PATH_ROTATION:
-        return trs->rotation;
-    case OSSA_PATH_SCALE:
-        return trs->scale;
-    default:
-        return pose->weights + track->target_offset;
-    }
+    return track->path == OSSA_PATH_WEIGHTS ? pose->weights + track->target_offset
+                                            : (float *)pose->local + track->target_offset;
 }
 
 /* Writes the value of key k (no interpolation). */

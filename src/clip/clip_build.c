@@ -47,23 +47,8 @@ static uint32_t path_components(const ossa_rig *rig, int32_t node, ossa_path pat
     return 0;
 }
 
-/* Where a value of this path lives in a pose of local transforms and weights. */
-static float *pose_target(ossa_trs *local, float *weights, const ossa_rig *rig, int32_t node,
-                          ossa_path path) {
-    switch (path) {
-    case OSSA_PATH_TRANSLATION:
-        return local[node].translation;
-    case OSSA_PATH_ROTATION:
-        return local[node].rotation;
-    case OSSA_PATH_SCALE:
-        return local[node].scale;
-    case OSSA_PATH_WEIGHTS:
-        return weights + rig->weight_offset[node];
-    }
-    return NULL;
-}
-
-/* ossa_track::target_offset: for node values, the float index in the local poses seen as floats. */
+/* Where a value of this path lives in a pose (ossa_track::target_offset): the float index in the
+ * node TRS seen as floats, or for weights in the weights. */
 _Static_assert(sizeof(ossa_trs) == 10 * sizeof(float), "ossa_trs is ten packed floats");
 
 static uint32_t target_offset(const ossa_rig *rig, int32_t node, ossa_path path) {
@@ -190,7 +175,8 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
                 xf_quat_normalize(key_values + k * stride + (cubic ? 4 : 0));
         }
         if (keys == 1 || is_constant(key_values, keys, comps, cubic)) {
-            float *target = pose_target(base, base_weights, rig, node, ch->path);
+            float *target = (ch->path == OSSA_PATH_WEIGHTS ? base_weights : (float *)base) +
+                            target_offset(rig, node, ch->path);
             memcpy(target, key_values + (cubic ? comps : 0), comps * sizeof(float));
             constant_count++;
             continue;

@@ -283,7 +283,7 @@ static void test_interpolation(void) {
     static const ossa_timeline timelines[2] = {{3, 0, 0, 3, 0, 0, 0, 0}, {2, 3, 3, 1, 1, 0, 0, 8}};
     static const ossa_track tracks[4] = {
         {0, OSSA_PATH_TRANSLATION, OSSA_INTERP_CUBICSPLINE, 3, 0, 0, 0},
-        {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 0},
+        {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 7},
         {0, OSSA_PATH_WEIGHTS, OSSA_INTERP_LINEAR, 2, 0, 36, 0},
         {0, OSSA_PATH_ROTATION, OSSA_INTERP_LINEAR, 4, 1, 42, 3}};
     ossa_clip clip = {"c",    0.0f, 4.0f,  4.0f,   2,     timelines, 4,
