@@ -53,7 +53,7 @@ endforeach()
 if(_ossa_twin_kind STREQUAL "SHARED")
     # A declaration starts a line with its return type; the first "ossa_name(" is its name.
     file(GLOB _ossa_api_headers CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/ossa/*.h)
-    list(FILTER _ossa_api_headers EXCLUDE REGEX "/gpu\\.h$") # libossa_gpu is not installed
+    list(FILTER _ossa_api_headers EXCLUDE REGEX "/gl\\.h$") # libossa_gpu is not installed
     set(_ossa_exports "")
     foreach(_header ${_ossa_api_headers})
         file(STRINGS ${_header} _declarations REGEX "^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\\(")
@@ -75,9 +75,9 @@ install(TARGETS ossa ${OSSA_TWIN} EXPORT ossaTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
     INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ossa_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The OpenGL layer (gpu.h, ossa_gpu) is not part of the installed package yet.
+# The OpenGL layer (gl.h, ossa_gpu) is not part of the installed package yet.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/ossa DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-    FILES_MATCHING PATTERN "*.h" PATTERN "gpu.h" EXCLUDE)
+    FILES_MATCHING PATTERN "*.h" PATTERN "gl.h" EXCLUDE)
 
 set(OSSA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ossa)
 install(EXPORT ossaTargets NAMESPACE ossa:: DESTINATION ${OSSA_CMAKE_DIR})

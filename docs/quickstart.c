@@ -1,6 +1,6 @@
 /* ossa quick start: load a model, sample its first animation at 0.5 s, print world positions.
  * cc quickstart.c $(pkg-config --cflags --libs ossa) && ./a.out model.glb */
-#include <ossa/pose.h>
+#include <ossa/palette.h>
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <ossa/anim.h>
+#include <ossa/sample.h>
 #include <ossa/clip.h>
 #include <ossa/demo.h>
 #include <ossa/document.h>
-#include <ossa/pose.h>
+#include <ossa/palette.h>
 #include <ossa/rig.h>
 #include <ossa/skin.h>
 

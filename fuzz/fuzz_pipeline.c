@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
 
@@ -171,7 +171,7 @@ static void run_poses(const ossa_rig *rig, frame_buffers *b) {
 }
 
 /* Samples a clip at a sequence of times, statelessly and with a cursor: both must agree to the
- * bit (anim.h promises it), then runs the poses. */
+ * bit (sample.h promises it), then runs the poses. */
 static void run_clip(const ossa_rig *rig, const ossa_clip *clip, frame_buffers *b) {
     float d = clip->duration;
     float times[] = {clip->start - 1.0f,

@@ -3,7 +3,7 @@
  * @brief All of ossa's CPU-side API in one include: documents, runtime model, sampling,
  * poses and palettes, skinning, the thread pool and the built-in demo model.
  *
- * The OpenGL layer (gpu.h) is separate: it needs libepoxy and EGL or GLFW.
+ * The OpenGL layer (gl.h) is separate: it needs libepoxy and EGL or GLFW.
  */
 #ifndef OSSA_OSSA_H
 #define OSSA_OSSA_H
@@ -12,8 +12,8 @@
 #include "document.h"
 #include "rig.h"
 #include "clip.h"
-#include "anim.h"
-#include "pose.h"
+#include "sample.h"
+#include "palette.h"
 #include "skin.h"
 #include "thread_pool.h"
 #include "demo.h"

@@ -1,5 +1,5 @@
-/* Clip sampling (anim.h): key search per timeline, then every track of that timeline. */
-#include "ossa/anim.h"
+/* Clip sampling (sample.h): key search per timeline, then every track of that timeline. */
+#include "ossa/sample.h"
 
 #include <math.h>
 #include <string.h>

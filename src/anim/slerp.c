@@ -1,4 +1,4 @@
-/* Polynomial slerp (anim.h). For unit quaternions a, b at angle a (0 <= a <= pi/2 after taking
+/* Polynomial slerp (sample.h). For unit quaternions a, b at angle a (0 <= a <= pi/2 after taking
  * the shortest arc), slerp = f(1 - t) a + f(t) b with f(t) = sin(t a) / sin(a). f has the series
  * sum_i b_i(t) (x - 1)^i in x = cos(a), with b_0 = t and b_i = b_{i-1} (t^2 - i^2) / (i (2i + 1)).
  * The terms shrink like ((1 - x) / 2)^i; halving the arc first (slerp to the normalised
@@ -6,7 +6,7 @@
  * reach float precision (the anim_math suite measures the error against double slerp; 6 terms
  * are about twice as far off). The midpoint is (a + b) / (2 cos(a / 2)), so the result stays a
  * weighted sum of a and b. */
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 
 #include <math.h>
 

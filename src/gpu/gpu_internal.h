@@ -5,7 +5,7 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
-#include "ossa/gpu.h"
+#include "ossa/gl.h"
 
 /* Vertex attribute locations used by every program. */
 enum {

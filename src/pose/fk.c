@@ -1,5 +1,5 @@
-/* Forward kinematics (pose.h): one forward pass over the rig, parents first. */
-#include "ossa/pose.h"
+/* Forward kinematics (palette.h): one forward pass over the rig, parents first. */
+#include "ossa/palette.h"
 
 #include <string.h>
 

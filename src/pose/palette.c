@@ -1,5 +1,5 @@
-/* Joint palettes (pose.h): matrices and dual quaternions per joint. */
-#include "ossa/pose.h"
+/* Joint palettes (palette.h): matrices and dual quaternions per joint. */
+#include "ossa/palette.h"
 
 #include <math.h>
 

@@ -4,7 +4,7 @@
 #ifndef OSSA_POSE_AVX512_H
 #define OSSA_POSE_AVX512_H
 
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSSA_POSE_AVX512 1

@@ -5,10 +5,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 
 typedef struct anim_fixture {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/anim.h"
-#include "ossa/pose.h"
+#include "ossa/sample.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "anim/track_batch.h"
 #include "pose/pose_avx512.h"

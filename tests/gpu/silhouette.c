@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/gpu.h"
+#include "ossa/gl.h"
 
 int run_cli(const char *arguments) {
     const char *cli = getenv("OSSA_CLI");

@@ -8,7 +8,7 @@
 
 #include "golden_palette.h"
 #include "ossa/document.h"
-#include "ossa/gpu.h"
+#include "ossa/gl.h"
 #include "ossa/skin.h"
 #include "test_support.h"
 

@@ -7,9 +7,9 @@
 
 #include "hostile_cases.h"
 #include "hostile_model.h"
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
 #include "test_support.h"

@@ -16,10 +16,10 @@
 #include "fuzz_pipeline.h"
 #include "hostile_cases.h"
 #include "hostile_model.h"
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "test_support.h"
 

@@ -35,7 +35,7 @@ done
 for f in libossa.a libossa.so cmake/ossa/ossaConfig.cmake cmake/ossa/ossaTargets.cmake; do
     [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
 done
-[ ! -e "$prefix/include/ossa/gpu.h" ] || fail "gpu.h installed without its library"
+[ ! -e "$prefix/include/ossa/gl.h" ] || fail "gl.h installed without its library"
 
 # The shared library exports exactly the functions the installed headers declare: none of the
 # internal ones (also named ossa_), none missing.

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
 #include "test_support.h"

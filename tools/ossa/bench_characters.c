@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 
 /* Timed slices per run; the result is the fastest slice. */

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "sample_primitives.h"
 

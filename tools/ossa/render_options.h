@@ -2,7 +2,7 @@
 #ifndef OSSA_TOOL_RENDER_OPTIONS_H
 #define OSSA_TOOL_RENDER_OPTIONS_H
 
-#include "ossa/gpu.h"
+#include "ossa/gl.h"
 
 typedef struct render_options {
     const char *model; /* NULL: the built-in demo */

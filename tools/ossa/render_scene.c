@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ossa/demo.h"
-#include "ossa/pose.h"
+#include "ossa/palette.h"
 
 static int fail(const char *what, const ossa_error *error) {
     char text[1024];

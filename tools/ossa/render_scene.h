@@ -5,10 +5,10 @@
 
 #include <stdint.h>
 
-#include "ossa/anim.h"
+#include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
-#include "ossa/gpu.h"
+#include "ossa/gl.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
 

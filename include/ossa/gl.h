@@ -1,5 +1,5 @@
 /**
- * @file gpu.h
+ * @file gl.h
  * @brief The OpenGL layer: contexts, GPU skinning, instanced drawing, offscreen frames, images.
  *
  * Everything here needs a current OpenGL 3.3 core (or newer) context made by

@@ -1,5 +1,5 @@
 /**
- * @file pose.h
+ * @file palette.h
  * @brief Forward kinematics and joint palettes.
  *
  * World transforms are 3x4 matrices in rows (12 floats: m[0..3] row 0, m[4..7] row 1,
@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "anim.h"
+#include "sample.h"
 #include "rig.h"
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /**
- * @file anim.h
+ * @file sample.h
  * @brief Sampling clips into poses: key search (stateless or with a cursor), interpolation,
  * playback wrap modes.
  *
