@@ -92,6 +92,24 @@ ossa_result ossa_clip_set_build(const ossa_document *document, const ossa_rig *r
 /** Frees clips. NULL is allowed. */
 void ossa_clip_set_free(ossa_clip_set *clips);
 
+/** The clip's name (the glTF animation's), NULL when unnamed. */
+const char *ossa_clip_name(const ossa_clip *clip);
+
+/** First key time over every channel of the clip (0 without keys). */
+float ossa_clip_start(const ossa_clip *clip);
+
+/** Last key time over every channel of the clip (0 without keys). */
+float ossa_clip_end(const ossa_clip *clip);
+
+/** end - start. */
+float ossa_clip_duration(const ossa_clip *clip);
+
+/** Animated tracks (channels whose value changes). */
+uint32_t ossa_clip_track_count(const ossa_clip *clip);
+
+/** Channels whose value never changes, folded into the clip's base pose. */
+uint32_t ossa_clip_constant_track_count(const ossa_clip *clip);
+
 #ifdef __cplusplus
 }
 #endif

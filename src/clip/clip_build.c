@@ -306,3 +306,22 @@ void ossa_clip_set_free(ossa_clip_set *clips) {
     ossa_owned_release(&impl->owned);
     allocator.free(allocator.user, impl);
 }
+
+const char *ossa_clip_name(const ossa_clip *clip) {
+    return clip->name;
+}
+float ossa_clip_start(const ossa_clip *clip) {
+    return clip->start;
+}
+float ossa_clip_end(const ossa_clip *clip) {
+    return clip->end;
+}
+float ossa_clip_duration(const ossa_clip *clip) {
+    return clip->duration;
+}
+uint32_t ossa_clip_track_count(const ossa_clip *clip) {
+    return clip->track_count;
+}
+uint32_t ossa_clip_constant_track_count(const ossa_clip *clip) {
+    return clip->constant_track_count;
+}
