@@ -13,23 +13,28 @@
 #include "ossa/document.h"
 #include "ossa/palette.h"
 #include "ossa/rig.h"
+#include "sample_mix.h"
 #include "sample_primitives.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ossa sample MODEL [--anim K] --time T [--time T ...] [--vertices a,b,c] "
-            "[--json]\n\n"
+            "usage: ossa sample MODEL [--anim K | --mix FILE] --time T [--time T ...]\n"
+            "                   [--vertices a,b,c] [--json]\n\n"
             "Samples animation K (glTF index, default 0) at each time T (seconds; times outside\n"
             "the animation clamp to its first/last keys) and prints every node's world matrix,\n"
             "the morph weights, the world-space joint matrices world(joint) * IBM and the\n"
             "skinned world-space vertices. --vertices limits the printed vertices of each\n"
             "primitive (default: all). --json prints the golden-file format of DESIGN.md;\n"
-            "without it a short table of world translations is printed.\n");
+            "without it a short table of world translations is printed.\n"
+            "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
+            "weights over time, masks, additive layers, sync groups; see include/ossa/mix.h)\n"
+            "at each mix clock T.\n");
 }
 
 typedef struct sample_args {
     const char *model;
     long anim; /* -1: default */
+    const char *mix;
     double *times;
     int time_count;
     uint32_t *vertices;
@@ -69,7 +74,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
             return EXIT_OK;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
-        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices")) {
+        } else if (!strcmp(arg, "--mix") && i + 1 < argc) {
+            a->mix = argv[++i];
+        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices") ||
+                   !strcmp(arg, "--mix")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ossa sample: %s needs a value\n", arg);
                 return EXIT_USAGE;
@@ -115,6 +123,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
     }
     if (!a->model || a->time_count == 0) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (a->mix && a->anim >= 0) {
+        fprintf(stderr, "ossa sample: --anim and --mix exclude each other\n");
         return EXIT_USAGE;
     }
     return -1;
@@ -207,6 +219,7 @@ typedef struct sample_buffers {
     ossa_trs *local;
     float *weights, *world, *palettes;
     uint32_t *palette_offset, *cursor;
+    sample_mix mix;
 } sample_buffers;
 
 static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_clip_set *clips,
@@ -214,7 +227,10 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
     ossa_error error = {0};
     snprintf(error.file, sizeof error.file, "%s", doc->file ? doc->file : a->model);
     const ossa_clip *clip = NULL;
-    if (a->anim >= 0 || clips->clip_count > 0) {
+    if (a->mix) {
+        if (sample_mix_load(a->mix, rig, clips, &b->mix, &error) != OSSA_OK)
+            return model_error(&error);
+    } else if (a->anim >= 0 || clips->clip_count > 0) {
         long k = a->anim < 0 ? 0 : a->anim;
         if (k >= (long)clips->clip_count) {
             error.code = OSSA_ERROR_ARGUMENT;
@@ -255,7 +271,10 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
     if (a->json) {
         fputs("{\"model\":", out);
         print_string(out, a->model);
-        if (clip) {
+        if (a->mix) {
+            fputs(",\"animation\":null,\"animation_name\":null,\"mix\":", out);
+            print_string(out, a->mix);
+        } else if (clip) {
             fprintf(out, ",\"animation\":%ld,\"animation_name\":", a->anim < 0 ? 0 : a->anim);
             print_string(out, clip->name);
         } else {
@@ -266,7 +285,9 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
     for (int i = 0; i < a->time_count; i++) {
         /* Through float: a time written as the shortest round trip of a key lands on it. */
         float t = (float)a->times[i];
-        if (clip)
+        if (a->mix)
+            sample_mix_pose(&b->mix, a->times[i], &pose);
+        else if (clip)
             ossa_clip_sample(rig, clip, t, &cursor, &pose);
         else
             ossa_pose_set_rest(rig, &pose);
@@ -315,6 +336,7 @@ int cmd_sample(int argc, char **argv) {
     free(b.palettes);
     free(b.palette_offset);
     free(b.cursor);
+    sample_mix_free(&b.mix);
     ossa_clip_set_free(clips);
     ossa_rig_free(rig);
     ossa_document_free(doc);

@@ -1,0 +1,27 @@
+/* `ossa sample --mix FILE`: the mixed pose of a mix file (mix.h) at a clock. */
+#ifndef OSSA_TOOL_SAMPLE_MIX_H
+#define OSSA_TOOL_SAMPLE_MIX_H
+
+#include "ossa/clip.h"
+#include "ossa/mix.h"
+#include "ossa/result.h"
+#include "ossa/rig.h"
+#include "ossa/sample.h"
+
+typedef struct sample_mix {
+    ossa_mix_file *file;
+    ossa_mix *mix;
+    void *scratch;
+} sample_mix;
+
+/* Reads and prepares a mix file for a rig and its clips; prints its warnings on stderr as
+ * "warning: FILE: JSON-PATH: message". Returns OSSA_OK or fills error (naming the mix file). */
+ossa_result sample_mix_load(const char *path, const ossa_rig *rig, const ossa_clip_set *clips,
+                            sample_mix *out, ossa_error *error);
+
+/* The mixed pose at a clock (seconds). */
+void sample_mix_pose(sample_mix *mix, double clock, ossa_pose *pose);
+
+void sample_mix_free(sample_mix *mix);
+
+#endif
