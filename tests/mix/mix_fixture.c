@@ -181,19 +181,25 @@ static double inverse_duration(const ossa_mix_desc *desc, uint32_t k, double t) 
     return n > 0 ? w / n : 0;
 }
 
-/* integral_a^b of 1 / D by 5-point Gauss-Legendre on 64 sub-intervals. */
-static double gauss(const ossa_mix_desc *desc, uint32_t k, double a, double b) {
+/* 5-point Gauss-Legendre of 1 / D on [a, b]. */
+static double gauss5(const ossa_mix_desc *desc, uint32_t k, double a, double b) {
     static const double x[5] = {0, -0.5384693101056831, 0.5384693101056831, -0.9061798459386640,
                                 0.9061798459386640};
     static const double w[5] = {0.5688888888888889, 0.4786286704993665, 0.4786286704993665,
                                 0.2369268850561891, 0.2369268850561891};
-    double sum = 0, h = (b - a) / 64;
-    for (int s = 0; s < 64; s++) {
-        double mid = a + (s + 0.5) * h;
-        for (int q = 0; q < 5; q++)
-            sum += w[q] * h / 2 * inverse_duration(desc, k, mid + x[q] * h / 2);
-    }
+    double sum = 0, mid = (a + b) / 2, half = (b - a) / 2;
+    for (int q = 0; q < 5; q++)
+        sum += w[q] * half * inverse_duration(desc, k, mid + x[q] * half);
     return sum;
+}
+
+/* integral_a^b of 1 / D, halving intervals until two levels agree to 1e-13 (the integrand can
+ * change fast where every weight but a tiny one vanishes). */
+static double gauss(const ossa_mix_desc *desc, uint32_t k, double a, double b, double whole,
+                    int depth) {
+    double m = (a + b) / 2, left = gauss5(desc, k, a, m), right = gauss5(desc, k, m, b);
+    if (depth > 40 || fabs(left + right - whole) < 1e-13) return left + right;
+    return gauss(desc, k, a, m, left, depth + 1) + gauss(desc, k, m, b, right, depth + 1);
 }
 
 static int compare(const void *a, const void *b) {
@@ -219,7 +225,7 @@ static double phase_integral(const ossa_mix_desc *desc, uint32_t k, double clock
     qsort(cuts, (size_t)n, sizeof *cuts, compare);
     double sum = 0;
     for (int i = 0; i + 1 < n; i++)
-        sum += gauss(desc, k, cuts[i], cuts[i + 1]);
+        sum += gauss(desc, k, cuts[i], cuts[i + 1], gauss5(desc, k, cuts[i], cuts[i + 1]), 0);
     return clock < 0 ? -sum : sum;
 }
 
