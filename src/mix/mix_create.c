@@ -119,7 +119,7 @@ static ossa_result sample_reference(const ossa_rig *rig, const ossa_mix_layer *i
     ossa_pose pose = {ossa_owned_alloc(owned, rig->node_count, sizeof(ossa_trs)),
                       ossa_owned_alloc(owned, rig->weight_total, sizeof(float))};
     if (!pose.local || !pose.weights) return out_of_memory(error);
-    ossa_clip_sample(rig, in->clip, (float)time, NULL, &pose);
+    (void)ossa_clip_sample(rig, in->clip, (float)time, NULL, &pose); /* clip of this rig */
     out->reference_local = pose.local;
     out->reference_weights = pose.weights;
     return OSSA_OK;
@@ -130,6 +130,8 @@ static ossa_result copy_layer(const ossa_rig *rig, const ossa_mix_layer *in, uin
     char path[OSSA_PATH_MAX];
     snprintf(path, sizeof path, "layers[%u]", index);
     if (!in->clip) return fail(error, OSSA_ERROR_ARGUMENT, path, "the layer has no clip");
+    if (ossa_clip_rig(in->clip) != rig)
+        return fail(error, OSSA_ERROR_ARGUMENT, path, "the clip was built for another rig");
     if ((unsigned)in->wrap > OSSA_MIX_PING_PONG)
         return fail(error, OSSA_ERROR_ARGUMENT, path, "unknown wrap %d", (int)in->wrap);
     if ((unsigned)in->mode > OSSA_MIX_ADDITIVE)

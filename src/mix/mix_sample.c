@@ -39,9 +39,10 @@ size_t ossa_mix_scratch_size(const ossa_mix *mix) {
 
 static void sample_layer(const ossa_mix *mix, uint32_t index, double clock, mix_scratch *s) {
     const mix_layer *layer = &mix->layers[index];
-    ossa_cursor cursor = {s->cursors + layer->cursor_offset};
+    ossa_cursor cursor = {s->cursors + layer->cursor_offset, ossa_cursor_size(layer->clip)};
     float time = (float)ossa_mix_layer_time(mix, index, clock);
-    ossa_clip_sample(mix->rig, layer->clip, time, &cursor, &s->layer);
+    /* Cannot fail: ossa_mix_create checked that the clip is of this rig. */
+    (void)ossa_clip_sample(mix->rig, layer->clip, time, &cursor, &s->layer);
 }
 
 /* a += e * (dot(a, q) >= 0 ? q : -q) */

@@ -11,12 +11,13 @@ int mix_model_load(const char *relative, mix_model *m) {
     memset(m, 0, sizeof *m);
     ossa_error error;
     if (ossa_document_load_file(ossa_test_shared_path(relative), NULL, &m->doc, &error) ||
-        ossa_rig_build(m->doc, NULL, &m->rig, &error) ||
-        ossa_clip_set_build(m->doc, m->rig, NULL, &m->clips, &error)) {
+        ossa_model_create(m->doc, NULL, &m->model, &error)) {
         fprintf(stderr, "%s: %s: %s\n", relative, error.path, error.message);
         mix_model_free(m);
         return 1;
     }
+    m->rig = ossa_model_rig(m->model);
+    m->clip_count = ossa_model_clip_count(m->model);
     return 0;
 }
 
@@ -96,28 +97,29 @@ int mix_model_synthetic(mix_model *m) {
         sizeof data, b64, views, accessors);
     ossa_error error;
     if (ossa_document_load_memory(json, strlen(json), NULL, &m->doc, &error) ||
-        ossa_rig_build(m->doc, NULL, &m->rig, &error) ||
-        ossa_clip_set_build(m->doc, m->rig, NULL, &m->clips, &error)) {
+        ossa_model_create(m->doc, NULL, &m->model, &error)) {
         fprintf(stderr, "synthetic model: %s: %s\n", error.path, error.message);
         mix_model_free(m);
         return 1;
     }
+    m->rig = ossa_model_rig(m->model);
+    m->clip_count = ossa_model_clip_count(m->model);
     return 0;
 }
 
 void mix_model_free(mix_model *m) {
-    ossa_clip_set_free(m->clips);
-    ossa_rig_free(m->rig);
+    ossa_model_free(m->model);
     ossa_document_free(m->doc);
     memset(m, 0, sizeof *m);
 }
 
+const ossa_clip *mix_model_clip_at(const mix_model *m, uint32_t k) {
+    return ossa_model_clip(m->model, k);
+}
+
 const ossa_clip *mix_model_clip(const mix_model *m, const char *name) {
-    for (uint32_t k = 0; k < m->clips->clip_count; k++) {
-        const char *n = ossa_clip_name(&m->clips->clips[k]);
-        if (n && !strcmp(n, name)) return &m->clips->clips[k];
-    }
-    return NULL;
+    int32_t k = ossa_model_find_clip(m->model, name);
+    return k < 0 ? NULL : ossa_model_clip(m->model, (uint32_t)k);
 }
 
 int mix_model_node(const mix_model *m, const char *name) {

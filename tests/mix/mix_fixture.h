@@ -7,13 +7,15 @@
 #include "ossa/clip.h"
 #include "ossa/document.h"
 #include "ossa/mix.h"
+#include "ossa/model.h"
 #include "ossa/rig.h"
 #include "ossa/sample.h"
 
 typedef struct mix_model {
-    ossa_document *doc;
-    ossa_rig *rig;
-    ossa_clip_set *clips;
+    ossa_document *doc; /* kept for node names */
+    ossa_model *model;
+    const ossa_rig *rig;
+    uint32_t clip_count;
 } mix_model;
 
 /* Loads a model of the shared corpus (path relative to it); 0 on success. */
@@ -27,6 +29,9 @@ int mix_model_load(const char *relative, mix_model *m);
 int mix_model_synthetic(mix_model *m);
 
 void mix_model_free(mix_model *m);
+
+/* Clip k (glTF animation index). */
+const ossa_clip *mix_model_clip_at(const mix_model *m, uint32_t k);
 
 /* The clip with this name (NULL when none). */
 const ossa_clip *mix_model_clip(const mix_model *m, const char *name);

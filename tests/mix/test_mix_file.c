@@ -5,24 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix/mix_file.h"
 #include "mix_fixture.h"
 #include "test_support.h"
 
-static const ossa_clip **clip_list(const mix_model *m) {
-    const ossa_clip **list = malloc((m->clips->clip_count + 1) * sizeof *list);
-    for (uint32_t k = 0; k < m->clips->clip_count; k++)
-        list[k] = &m->clips->clips[k];
-    return list;
-}
-
 static ossa_result parse(const mix_model *m, const char *json, ossa_mix_file **out,
                          ossa_error *error) {
-    const ossa_clip **list = clip_list(m);
-    ossa_result r = ossa_mix_file_parse_clips(json, strlen(json), "test.json", m->rig, list,
-                                              m->clips->clip_count, NULL, out, error);
-    free(list);
-    return r;
+    return ossa_mix_file_parse(json, strlen(json), "test.json", m->model, NULL, out, error);
 }
 
 static void test_example(void) {
@@ -58,7 +46,7 @@ static void test_example(void) {
     CHECK(d->has_threshold && d->threshold == 0.2f);
     CHECK(d->layer_count == 6);
     const ossa_mix_layer *l = d->layers;
-    CHECK(l[0].clip == &m.clips->clips[1] && l[1].clip == &m.clips->clips[2]);
+    CHECK(l[0].clip == mix_model_clip_at(&m, 1) && l[1].clip == mix_model_clip_at(&m, 2));
     CHECK(l[0].weight_count == 3 && l[0].weights[2].time == 1.5 && l[0].weights[2].weight == 0);
     CHECK(l[0].sync && !strcmp(l[0].sync, "legs") && !strcmp(l[1].sync, "legs"));
     CHECK(l[2].weight_count == 1 && l[2].weights[0].weight == 1 && l[2].mask);

@@ -64,7 +64,7 @@ static void test_time_mapping(void) {
         CHECK(0);
         return;
     }
-    const ossa_clip *clip = &m.clips->clips[0];
+    const ossa_clip *clip = mix_model_clip_at(&m, 0);
     double start = ossa_clip_start(clip), d = ossa_clip_duration(clip);
     ossa_mix_layer layers[3] = {{.clip = clip, .speed = 2, .has_speed = 1, .offset = 0.3},
                                 {.clip = clip, .speed = -1, .has_speed = 1, .wrap = OSSA_MIX_CLAMP},
@@ -109,8 +109,8 @@ static void single_layer(const char *relative) {
         return;
     }
     ossa_pose got = mix_pose_alloc(m.rig), want = mix_pose_alloc(m.rig);
-    for (uint32_t k = 0; k < m.clips->clip_count; k++) {
-        const ossa_clip *clip = &m.clips->clips[k];
+    for (uint32_t k = 0; k < m.clip_count; k++) {
+        const ossa_clip *clip = mix_model_clip_at(&m, k);
         ossa_mix_layer layer = {.clip = clip};
         ossa_mix_desc desc = {.layer_count = 1, .layers = &layer};
         for (int f = 0; f < 7; f++) {
@@ -187,12 +187,12 @@ static void test_threshold(void) {
         return;
     }
     ossa_mix_point half = {0, 0.05};
-    ossa_mix_layer morph = {.clip = &m.clips->clips[0], .weight_count = 1, .weights = &half};
+    ossa_mix_layer morph = {.clip = mix_model_clip_at(&m, 0), .weight_count = 1, .weights = &half};
     ossa_mix_desc mdesc = {.layer_count = 1, .layers = &morph};
     check_against_reference(&m, &mdesc, 1.3, "AnimatedMorphCube at 0.05");
     got = mix_pose_alloc(m.rig), clip = mix_pose_alloc(m.rig);
     CHECK(mix_eval(m.rig, &mdesc, 1.3, &got) == OSSA_OK);
-    ossa_clip_sample(m.rig, &m.clips->clips[0], 1.3f, NULL, &clip);
+    ossa_clip_sample(m.rig, mix_model_clip_at(&m, 0), 1.3f, NULL, &clip);
     for (uint32_t k = 0; k < m.rig->weight_total; k++)
         CHECK_NEAR(got.weights[k], 0.5 * clip.weights[k] + 0.5 * m.rig->rest_weights[k], 1e-6);
     mix_pose_free(&got), mix_pose_free(&clip);
@@ -255,8 +255,8 @@ static void test_additive(void) {
             CHECK(0);
             continue;
         }
-        const ossa_clip *base = &m.clips->clips[0];
-        const ossa_clip *add = &m.clips->clips[m.clips->clip_count - 1];
+        const ossa_clip *base = mix_model_clip_at(&m, 0);
+        const ossa_clip *add = mix_model_clip_at(&m, m.clip_count - 1);
         float at = ossa_clip_start(add) + 0.37f * ossa_clip_duration(add);
         ossa_pose got = mix_pose_alloc(m.rig), plain = mix_pose_alloc(m.rig);
         double clock = ossa_clip_start(base) + 0.61 * ossa_clip_duration(base);

@@ -46,7 +46,7 @@ static void run(const mix_model *m, uint32_t seed, double speed) {
     ossa_mix_layer layers[LAYERS];
     double dmin = INFINITY, dmax = 0;
     for (int l = 0; l < LAYERS; l++) {
-        layers[l] = (ossa_mix_layer){.clip = &m->clips->clips[l % m->clips->clip_count],
+        layers[l] = (ossa_mix_layer){.clip = mix_model_clip_at(m, l % m->clip_count),
                                      .weights = points[l],
                                      .weight_count = random_curve(points[l], POINTS, span),
                                      .sync = "loco"};

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix/mix_file.h"
-
 static const char *base_name(const char *path) {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
@@ -37,32 +35,26 @@ static char *read_text(const char *path, size_t *size) {
     return NULL;
 }
 
-ossa_result sample_mix_load(const char *path, const ossa_rig *rig, const ossa_clip_set *clips,
-                            sample_mix *out, ossa_error *error) {
+ossa_result sample_mix_load(const char *path, const ossa_model *model, sample_mix *out,
+                            ossa_error *error) {
     memset(out, 0, sizeof *out);
     size_t size = 0;
     char *text = read_text(path, &size);
-    const ossa_clip **list = malloc((clips->clip_count + 1) * sizeof *list);
     ossa_result r = OSSA_OK;
-    if (!text || !list) {
+    if (!text) {
         memset(error, 0, sizeof *error);
-        error->code = OSSA_ERROR_IO;
+        error->code = r = OSSA_ERROR_IO;
         snprintf(error->message, sizeof error->message, "cannot read the mix file");
-        r = OSSA_ERROR_IO;
     }
-    for (uint32_t k = 0; r == OSSA_OK && k < clips->clip_count; k++)
-        list[k] = &clips->clips[k];
     const char *name = base_name(path);
-    if (r == OSSA_OK)
-        r = ossa_mix_file_parse_clips(text, size, name, rig, list, clips->clip_count, NULL,
-                                      &out->file, error);
+    if (r == OSSA_OK) r = ossa_mix_file_parse(text, size, name, model, NULL, &out->file, error);
     free(text);
-    free(list);
     for (uint32_t w = 0; r == OSSA_OK && w < ossa_mix_file_warning_count(out->file); w++) {
         const ossa_warning *warning = ossa_mix_file_warning(out->file, w);
         fprintf(stderr, "warning: %s: %s: %s\n", name, warning->path, warning->message);
     }
-    if (r == OSSA_OK) r = ossa_mix_create(rig, ossa_mix_file_desc(out->file), &out->mix, error);
+    if (r == OSSA_OK)
+        r = ossa_mix_create(ossa_model_rig(model), ossa_mix_file_desc(out->file), &out->mix, error);
     if (r == OSSA_OK) {
         out->scratch = aligned_alloc(16, ossa_mix_scratch_size(out->mix) + 16);
         if (!out->scratch) {
@@ -74,8 +66,9 @@ ossa_result sample_mix_load(const char *path, const ossa_rig *rig, const ossa_cl
     return r;
 }
 
-void sample_mix_pose(sample_mix *mix, double clock, ossa_pose *pose) {
-    ossa_mix_sample(mix->mix, clock, mix->scratch, pose);
+void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character) {
+    ossa_mix_sample(mix->mix, clock, mix->scratch, ossa_character_pose(character));
+    ossa_character_finish(character);
 }
 
 void sample_mix_free(sample_mix *mix) {

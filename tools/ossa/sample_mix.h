@@ -2,11 +2,8 @@
 #ifndef OSSA_TOOL_SAMPLE_MIX_H
 #define OSSA_TOOL_SAMPLE_MIX_H
 
-#include "ossa/clip.h"
 #include "ossa/mix.h"
-#include "ossa/result.h"
-#include "ossa/rig.h"
-#include "ossa/sample.h"
+#include "ossa/model.h"
 
 typedef struct sample_mix {
     ossa_mix_file *file;
@@ -14,13 +11,13 @@ typedef struct sample_mix {
     void *scratch;
 } sample_mix;
 
-/* Reads and prepares a mix file for a rig and its clips; prints its warnings on stderr as
+/* Reads and prepares a mix file for a model; prints its warnings on stderr as
  * "warning: FILE: JSON-PATH: message". Returns OSSA_OK or fills error (naming the mix file). */
-ossa_result sample_mix_load(const char *path, const ossa_rig *rig, const ossa_clip_set *clips,
-                            sample_mix *out, ossa_error *error);
+ossa_result sample_mix_load(const char *path, const ossa_model *model, sample_mix *out,
+                            ossa_error *error);
 
-/* The mixed pose at a clock (seconds). */
-void sample_mix_pose(sample_mix *mix, double clock, ossa_pose *pose);
+/* Poses the character with the mix at a clock (seconds), then its FK and palettes. */
+void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character);
 
 void sample_mix_free(sample_mix *mix);
 
