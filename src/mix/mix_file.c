@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix/mix_file.h"
+#include "ossa/mix.h"
 #include "rig/owned.h"
 
 struct ossa_mix_file {
@@ -20,9 +20,7 @@ struct ossa_mix_file {
 
 typedef struct reader {
     ossa_mix_file *file;
-    const ossa_rig *rig;
-    const ossa_clip *const *clips;
-    uint32_t clip_count;
+    const ossa_model *model;
     const char *file_name;
     ossa_error *error;
     jmp_buf fail_jump;
@@ -140,17 +138,17 @@ static int choice(reader *R, const cJSON *item, const char *const *choices) {
 
 static const ossa_clip *animation(reader *R, const cJSON *item) {
     if (cJSON_IsString(item)) {
-        for (uint32_t k = 0; k < R->clip_count; k++) {
-            const char *name = ossa_clip_name(R->clips[k]);
-            if (name && !strcmp(name, item->valuestring)) return R->clips[k];
-        }
-        fail(R, OSSA_ERROR_INVALID, "the model has no animation named \"%s\"", item->valuestring);
+        int32_t k = ossa_model_find_clip(R->model, item->valuestring);
+        if (k < 0)
+            fail(R, OSSA_ERROR_INVALID, "the model has no animation named \"%s\"",
+                 item->valuestring);
+        return ossa_model_clip(R->model, (uint32_t)k);
     }
     double k = number(R, item, 0);
-    if (k != floor(k) || k >= R->clip_count)
-        fail(R, OSSA_ERROR_INVALID, "there is no animation %g (the model has %u)", k,
-             R->clip_count);
-    return R->clips[(uint32_t)k];
+    uint32_t count = ossa_model_clip_count(R->model);
+    if (k != floor(k) || k >= count)
+        fail(R, OSSA_ERROR_INVALID, "there is no animation %g (the model has %u)", k, count);
+    return ossa_model_clip(R->model, (uint32_t)k);
 }
 
 static void weight(reader *R, const cJSON *item, ossa_mix_layer *layer) {
@@ -197,14 +195,12 @@ static void mask_entry(reader *R, ossa_mix_mask_entry *entries, uint32_t *count,
 }
 
 static uint32_t node_by_name(reader *R, const char *name) {
-    uint32_t found = 0, node = 0;
-    for (uint32_t j = 0; j < R->rig->node_count; j++)
-        if (R->rig->names[j] && !strcmp(R->rig->names[j], name)) found++, node = j;
-    if (found == 0) fail(R, OSSA_ERROR_INVALID, "the model has no node named \"%s\"", name);
-    if (found > 1)
-        fail(R, OSSA_ERROR_INVALID, "%u nodes are named \"%s\": name one by \"indices\"", found,
+    int32_t node = ossa_model_find_node(R->model, name);
+    if (node == -1) fail(R, OSSA_ERROR_INVALID, "the model has no node named \"%s\"", name);
+    if (node < 0)
+        fail(R, OSSA_ERROR_INVALID, "several nodes are named \"%s\": name one by \"indices\"",
              name);
-    return (uint32_t)R->rig->gltf_from_rig[node];
+    return (uint32_t)ossa_model_rig(R->model)->gltf_from_rig[node];
 }
 
 static uint32_t node_by_index(reader *R, const char *key) {
@@ -212,9 +208,9 @@ static uint32_t node_by_index(reader *R, const char *key) {
     if (n == 0 || n > 9 || strspn(key, "0123456789") != n)
         fail(R, OSSA_ERROR_INVALID, "\"%s\" is not a glTF node index", key);
     unsigned long index = strtoul(key, NULL, 10);
-    if (index >= R->rig->node_count)
-        fail(R, OSSA_ERROR_INVALID, "there is no node %lu (the model has %u)", index,
-             R->rig->node_count);
+    uint32_t count = ossa_model_rig(R->model)->node_count;
+    if (index >= count)
+        fail(R, OSSA_ERROR_INVALID, "there is no node %lu (the model has %u)", index, count);
     return (uint32_t)index;
 }
 
@@ -379,15 +375,12 @@ static ossa_result parse(reader *R, const char *json, size_t size) {
     return OSSA_OK;
 }
 
-ossa_result ossa_mix_file_parse_clips(const char *json, size_t size, const char *file_name,
-                                      const ossa_rig *rig, const ossa_clip *const *clips,
-                                      uint32_t clip_count, const ossa_allocator *allocator,
-                                      ossa_mix_file **out, ossa_error *error) {
+ossa_result ossa_mix_file_parse(const char *json, size_t size, const char *file_name,
+                                const ossa_model *model, const ossa_allocator *allocator,
+                                ossa_mix_file **out, ossa_error *error) {
     ossa_error scratch_error;
     reader R = {0};
-    R.rig = rig;
-    R.clips = clips;
-    R.clip_count = clip_count;
+    R.model = model;
     R.file_name = file_name;
     R.error = error ? error : &scratch_error;
     *out = NULL;
