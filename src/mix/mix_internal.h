@@ -61,4 +61,20 @@ double ossa_mix_group_integral(const ossa_mix *mix, const mix_sync_group *group,
 /* The group's phase in [0, 1) at a clock. */
 double ossa_mix_group_phase(const ossa_mix *mix, const mix_sync_group *group, double clock);
 
+/* The blending rules (mix_blend.c). begin zeroes the output and the per-node weight sums; each
+ * normal layer adds weight * mask[j] (mask NULL: 1) of its pose; finish completes with the rest
+ * share below the threshold and divides; additive layers then add their difference to a
+ * reference pose. */
+void ossa_mix_blend_begin(const ossa_rig *rig, float *sums, ossa_pose *out);
+void ossa_mix_blend_normal(const ossa_rig *rig, const ossa_pose *layer, double weight,
+                           const float *mask, float *sums, ossa_pose *out);
+void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *sums, ossa_pose *out);
+void ossa_mix_blend_additive(const ossa_rig *rig, const ossa_pose *layer,
+                             const ossa_pose *reference, double weight, const float *mask,
+                             ossa_pose *out);
+
+/* integral_0^span of W(s) / N(s) ds for W and N linear from (wa, na) to (wb, nb), N >= 0 and
+ * W / N the inverse of a weighted mean of positive durations; 0 where both vanish. */
+double ossa_mix_ratio_integral(double wa, double na, double wb, double nb, double span);
+
 #endif

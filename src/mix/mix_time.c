@@ -64,13 +64,8 @@ static void log_ratios(double z, double *l, double *m) {
     }
 }
 
-double ossa_mix_piece_integral(const ossa_mix *mix, const mix_sync_group *group, double a,
-                               double b) {
-    if (!(b > a)) return 0;
-    double wa, na, wb, nb;
-    group_sums(mix, group, a, &wa, &na);
-    group_sums(mix, group, b, &wb, &nb);
-    double span = b - a;
+double ossa_mix_ratio_integral(double wa, double na, double wb, double nb, double span) {
+    if (!(span > 0)) return 0;
     /* Weights are linear and >= 0 on the piece: when they all vanish at one end they are all
      * proportional to the distance from it, so D (and 1 / D) is constant; all zero: no motion. */
     if (!(na > 0) && !(nb > 0)) return 0;
@@ -80,6 +75,15 @@ double ossa_mix_piece_integral(const ossa_mix *mix, const mix_sync_group *group,
     double z = (nb - na) / na, l, m;
     log_ratios(z, &l, &m);
     return span * (wa * l + (wb - wa) * m) / na;
+}
+
+double ossa_mix_piece_integral(const ossa_mix *mix, const mix_sync_group *group, double a,
+                               double b) {
+    if (!(b > a)) return 0;
+    double wa, na, wb, nb;
+    group_sums(mix, group, a, &wa, &na);
+    group_sums(mix, group, b, &wb, &nb);
+    return ossa_mix_ratio_integral(wa, na, wb, nb, b - a);
 }
 
 /* integral from breaks[0] (or from 0 without breaks) to clock. */
