@@ -170,6 +170,108 @@ double ossa_mix_layer_time(const ossa_mix *mix, uint32_t layer, double clock);
  */
 double ossa_mix_sync_integral(const ossa_mix *mix, uint32_t layer, double clock);
 
+/**
+ * Resolves a mask for a rig: `out[j]` (rig order, ossa_rig::node_count floats) is the value of
+ * the nearest entry on j's ancestor-or-self chain, else the default.
+ * @return OSSA_ERROR_ARGUMENT for an entry out of range or given twice, a negative or non-finite
+ *         value (path `entries[k]`).
+ */
+ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask, float *out,
+                                  ossa_error *error);
+
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * A player: the stateful form of a mix for one character. Clips are played (each a layer),
+ * cross-faded, synchronised, sped up; the player's clock advances frame by frame and the phase
+ * of each sync group is integrated over each frame with the same closed form as the mix, so a
+ * change of weights never makes a clip time jump. Its memory is one caller block sized by
+ * ::ossa_mix_player_size (cursors and scratch poses included): nothing allocates.
+ */
+typedef struct ossa_mix_player ossa_mix_player;
+
+/** How to lay out a player. Zero-initialised means the defaults. */
+typedef struct ossa_mix_player_desc {
+    uint32_t max_layers; /**< layers playing at once (fading out ones included); 0 means 8 */
+    float threshold;     /**< rest-pose threshold used when has_threshold is 1 (else 0.1) */
+    int has_threshold;
+} ossa_mix_player_desc;
+
+/** How to play a clip. Zero-initialised means the defaults. */
+typedef struct ossa_mix_play_desc {
+    /** Seconds over which the new layer fades in from 0; a normal layer also fades every other
+     *  normal layer out to 0 over the same time (a cross-fade), and layers that reach 0 are
+     *  removed. 0 cuts. */
+    double fade;
+    double weight; /**< target weight when has_weight is 1 (else 1), >= 0 */
+    int has_weight;
+    double speed; /**< clip seconds per player second when has_speed is 1 (else 1) */
+    int has_speed;
+    double time;                  /**< clip time to start at, in seconds after the clip's start */
+    ossa_mix_wrap wrap;           /**< default loop */
+    ossa_mix_mode mode;           /**< additive layers fade nothing out */
+    ossa_mix_reference reference; /**< additive layers: default the clip at its start */
+    double reference_time;        /**< absolute clip time for ::OSSA_MIX_REFERENCE_TIME */
+    /** Per rig node (see ::ossa_mix_mask_resolve), NULL: 1 everywhere. Caller memory that must
+     *  stay valid while the layer plays. */
+    const float *mask;
+    /** Sync group (0: none). Layers of one group share a phase. The layer that starts a group
+     *  gives its phase (from its time) and its speed, kept while any layer of the group plays
+     *  (as the first layer of a mix's group does); a layer joining a playing group takes its
+     *  phase, and its own time and speed are ignored. */
+    uint32_t sync;
+} ossa_mix_play_desc;
+
+/** Bytes of memory a player of this model needs. */
+size_t ossa_mix_player_size(const ossa_model *model, const ossa_mix_player_desc *desc);
+
+/**
+ * Lays out a player in caller memory (16-byte aligned, ::ossa_mix_player_size bytes), with no
+ * layer and its clock at 0. Nothing needs freeing.
+ * @param desc NULL for the defaults.
+ */
+ossa_result ossa_mix_player_init(const ossa_model *model, const ossa_mix_player_desc *desc,
+                                 void *memory, size_t size, ossa_mix_player **out,
+                                 ossa_error *error);
+
+/**
+ * Plays a clip from now (see ::ossa_mix_play_desc for the cross-fade).
+ * @return OSSA_ERROR_ARGUMENT when the clip is of another model, every layer is in use, a value
+ *         is not finite or a weight is negative, or a synced clip has zero duration.
+ */
+ossa_result ossa_mix_player_play(ossa_mix_player *player, const ossa_clip *clip,
+                                 const ossa_mix_play_desc *desc, ossa_error *error);
+
+/** Fades every layer out to 0 over `fade` seconds (0: now); they are removed at 0. */
+void ossa_mix_player_stop(ossa_mix_player *player, double fade);
+
+/** Advances the player's clock by dt seconds (dt < 0 counts as 0): clip times, sync phases,
+ *  fades; removes layers whose fade-out ended. */
+void ossa_mix_player_advance(ossa_mix_player *player, double dt);
+
+/**
+ * Writes the player's mixed pose into a character of its model and runs the character's
+ * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose.
+ * @return OSSA_ERROR_ARGUMENT when the character is of another model.
+ */
+ossa_result ossa_mix_player_apply(ossa_mix_player *player, ossa_character *character,
+                                  ossa_error *error);
+
+/** The player's clock (seconds advanced since init). */
+double ossa_mix_player_clock(const ossa_mix_player *player);
+
+/** Layers playing, in play order. */
+uint32_t ossa_mix_player_layer_count(const ossa_mix_player *player);
+
+/** The clip of layer `layer`, NULL when out of range. */
+const ossa_clip *ossa_mix_player_layer_clip(const ossa_mix_player *player, uint32_t layer);
+
+/** Current weight of layer `layer` (0 when out of range). */
+double ossa_mix_player_layer_weight(const ossa_mix_player *player, uint32_t layer);
+
+/** Current clip time (absolute) of layer `layer` (0 when out of range). */
+double ossa_mix_player_layer_time(const ossa_mix_player *player, uint32_t layer);
+
 /* ---------------------------------------------------------------------------------------- */
 
 /** A mix read from a JSON mix file: its descriptor and the storage behind it (opaque). */

@@ -29,49 +29,54 @@ static int finite_nonnegative(double v) {
     return isfinite(v) && v >= 0;
 }
 
-/* The per-rig-node values of a mask: the nearest ancestor-or-self entry, else the default. */
-static ossa_result resolve_mask(const ossa_rig *rig, const ossa_mix_mask *mask, uint32_t index,
-                                ossa_owned *owned, const float **out, ossa_error *error) {
+ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask, float *out,
+                                  ossa_error *error) {
     char path[OSSA_PATH_MAX];
-    if (!finite_nonnegative(mask->default_value)) {
-        snprintf(path, sizeof path, "layers[%u].mask.default_value", index);
-        return fail(error, OSSA_ERROR_ARGUMENT, path, "a mask value must be finite and >= 0");
-    }
-    if (mask->entry_count && !mask->entries) {
-        snprintf(path, sizeof path, "layers[%u].mask.entries", index);
-        return fail(error, OSSA_ERROR_ARGUMENT, path, "entry_count is %u but entries is NULL",
+    if (!finite_nonnegative(mask->default_value))
+        return fail(error, OSSA_ERROR_ARGUMENT, "default_value",
+                    "a mask value must be finite and >= 0");
+    if (mask->entry_count && !mask->entries)
+        return fail(error, OSSA_ERROR_ARGUMENT, "entries", "entry_count is %u but entries is NULL",
                     mask->entry_count);
-    }
-    float *values = ossa_owned_alloc(owned, rig->node_count, sizeof *values);
-    uint8_t *has_entry = calloc(rig->node_count + 1, 1);
-    if (!values || !has_entry) {
-        free(has_entry);
-        return out_of_memory(error);
-    }
+    /* First pass: entries (NaN marks the nodes without one), checked. */
+    for (uint32_t j = 0; j < rig->node_count; j++)
+        out[j] = NAN;
     for (uint32_t e = 0; e < mask->entry_count; e++) {
         const ossa_mix_mask_entry *entry = &mask->entries[e];
-        snprintf(path, sizeof path, "layers[%u].mask.entries[%u]", index, e);
+        snprintf(path, sizeof path, "entries[%u]", e);
         const char *problem = NULL;
         if (entry->node >= rig->node_count)
             problem = "names no node of the model";
         else if (!finite_nonnegative(entry->value))
             problem = "a mask value must be finite and >= 0";
-        else if (has_entry[rig->rig_from_gltf[entry->node]])
+        else if (!isnan(out[rig->rig_from_gltf[entry->node]]))
             problem = "gives a value to a node that already has one";
-        if (problem) {
-            free(has_entry);
+        if (problem)
             return fail(error, OSSA_ERROR_ARGUMENT, path, "node %u: %s", entry->node, problem);
-        }
-        int32_t node = rig->rig_from_gltf[entry->node];
-        has_entry[node] = 1;
-        values[node] = entry->value;
+        out[rig->rig_from_gltf[entry->node]] = entry->value;
     }
     for (uint32_t j = 0; j < rig->node_count; j++) /* parents come first */
-        if (!has_entry[j])
-            values[j] = rig->parent[j] >= 0 ? values[rig->parent[j]] : mask->default_value;
-    free(has_entry);
-    *out = values;
+        if (isnan(out[j])) out[j] = rig->parent[j] >= 0 ? out[rig->parent[j]] : mask->default_value;
     return OSSA_OK;
+}
+
+/* A layer's mask per rig node; errors carry the layer's path. */
+static ossa_result resolve_mask(const ossa_rig *rig, const ossa_mix_mask *mask, uint32_t index,
+                                ossa_owned *owned, const float **out, ossa_error *error) {
+    float *values = ossa_owned_alloc(owned, rig->node_count, sizeof *values);
+    if (!values) return out_of_memory(error);
+    ossa_result r = ossa_mix_mask_resolve(rig, mask, values, error);
+    if (r != OSSA_OK && error) {
+        char path[OSSA_PATH_MAX + 32];
+        int n = snprintf(path, sizeof path, "layers[%u].mask.%s", index, error->path);
+        size_t length = n < 0                            ? 0
+                        : (size_t)n < sizeof error->path ? (size_t)n
+                                                         : sizeof error->path - 1;
+        memcpy(error->path, path, length);
+        error->path[length] = '\0';
+    }
+    *out = values;
+    return r;
 }
 
 static ossa_result copy_weights(const ossa_mix_layer *in, uint32_t index, mix_layer *out,
