@@ -234,11 +234,13 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
                              "the accessor starts at buffer byte %llu, not a multiple of the "
                              "component size %u",
                              (unsigned long long)(v->byte_offset + a->byte_offset), csize);
-        if (layout.columns > 1 && (v->byte_offset + a->byte_offset) % 4)
+        /* Columns are aligned inside the buffer view, as vertex attributes are (the view itself
+         * may start at any multiple of the component size). */
+        if (layout.columns > 1 && a->byte_offset % 4)
             ossa_io_fail_key(L, "byteOffset", OSSA_ERROR_INVALID,
-                             "matrix accessors must start on a 4-byte boundary (buffer byte "
-                             "%llu)",
-                             (unsigned long long)(v->byte_offset + a->byte_offset));
+                             "matrix accessors must start on a 4-byte boundary of their buffer "
+                             "view (it is %llu)",
+                             (unsigned long long)a->byte_offset);
         if (v->byte_stride) {
             if (v->byte_stride < layout.element_size)
                 ossa_io_fail(L, OSSA_ERROR_INVALID,

@@ -14,69 +14,94 @@
 #include "ossa/model.h"
 #include "test_support.h"
 
-/* Matrices of 1- and 2-byte components: every column starts on a 4-byte boundary, the last
- * column of the last element needs no padding after it (the validator's get_elements_matrix
- * layout). Padding bytes hold 0x7F so that reading them would show. */
+/* Matrices of 1- and 2-byte components: every column starts on a 4-byte boundary of the
+ * view, the last column of the last element needs no padding after it, and the view itself may
+ * start at any multiple of the component size (the validator's get_elements_matrix layout:
+ * views at bytes 0, 14, 30 and 54). Padding bytes hold 0x7F so that reading them would show. */
+typedef struct matrix_case {
+    int component_type, component_size, rows, view_offset, view_length;
+} matrix_case;
+
+static const matrix_case matrices[4] = {
+    {5120, 1, 2, 0, 14},  /* MAT2 BYTE: 2 + 2 padding per column, 8 + 6 bytes */
+    {5122, 2, 2, 14, 16}, /* MAT2 SHORT: columns of 4 bytes, no padding */
+    {5121, 1, 3, 30, 23}, /* MAT3 UNSIGNED_BYTE: 3 + 1 per column, 12 + 11 bytes */
+    {5123, 2, 3, 54, 46}, /* MAT3 UNSIGNED_SHORT: 6 + 2 per column, 24 + 22 bytes */
+};
+
+/* The matrices' JSON, view `shorten_view` one byte short (-1: none). */
+static void matrix_json(char *json, size_t size, int shorten_view) {
+    int n = snprintf(json, size,
+                     "{'asset':{'version':'2.0'},'buffers':[{'byteLength':100}],"
+                     "'bufferViews':[");
+    for (int m = 0; m < 4; m++)
+        n += snprintf(json + n, size - (size_t)n, "%s{'buffer':0,'byteOffset':%d,'byteLength':%d}",
+                      m ? "," : "", matrices[m].view_offset,
+                      matrices[m].view_length - (m == shorten_view));
+    n += snprintf(json + n, size - (size_t)n, "],'accessors':[");
+    for (int m = 0; m < 4; m++)
+        n += snprintf(json + n, size - (size_t)n,
+                      "%s{'bufferView':%d,'componentType':%d,'count':2,'type':'MAT%d'}",
+                      m ? "," : "", m, matrices[m].component_type, matrices[m].rows);
+    snprintf(json + n, size - (size_t)n, "]}");
+}
+
 static void test_matrix_padding(void) {
-    /* MAT2 BYTE x2: columns of 2 bytes + 2 padding; the view ends after the last column. */
-    const uint8_t mat2_byte[14] = {1, 2, 0x7F, 0x7F, 3, 4, 0x7F, 0x7F, 5, 6, 0x7F, 0x7F, 7, 8};
-    /* MAT3 UNSIGNED_SHORT x2: columns of 6 bytes + 2 padding: 24 + 22 bytes. */
-    uint8_t mat3_ushort[46];
-    memset(mat3_ushort, 0x7F, sizeof mat3_ushort);
-    for (int e = 0, k = 0; e < 2; e++)
-        for (int c = 0; c < 3; c++)
-            for (int r = 0; r < 3; r++, k++) {
-                uint16_t v = (uint16_t)(100 + k);
-                memcpy(mat3_ushort + e * 24 + c * 8 + r * 2, &v, 2);
-            }
-    uint8_t bin[64];
-    memset(bin, 0, sizeof bin);
-    memcpy(bin, mat2_byte, 14);
-    memcpy(bin + 16, mat3_ushort, 46);
-    const char *format =
-        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':64}],'bufferViews':["
-        "{'buffer':0,'byteLength':%d},{'buffer':0,'byteOffset':16,'byteLength':%d}],"
-        "'accessors':[{'bufferView':0,'componentType':5120,'count':2,'type':'MAT2'},"
-        "{'bufferView':1,'componentType':5123,'count':2,'type':'MAT3'}]}";
-    char json[1024];
-    snprintf(json, sizeof json, format, 14, 46);
+    uint8_t bin[100];
+    memset(bin, 0x7F, sizeof bin);
+    for (int m = 0; m < 4; m++) {
+        const matrix_case *c = &matrices[m];
+        int column = (c->rows * c->component_size + 3) / 4 * 4;
+        for (int e = 0, k = 0; e < 2; e++)
+            for (int col = 0; col < c->rows; col++)
+                for (int r = 0; r < c->rows; r++, k++) {
+                    uint8_t *p =
+                        bin + c->view_offset + (e * c->rows + col) * column + r * c->component_size;
+                    uint16_t v = (uint16_t)(10 * m + k + 1);
+                    if (c->component_size == 1)
+                        *p = (uint8_t)v;
+                    else
+                        memcpy(p, &v, 2);
+                }
+    }
+    char json[2048];
+    matrix_json(json, sizeof json, -1);
     ossa_document *doc = NULL;
     ossa_error error;
     ossa_result r = io_load_json(json, bin, sizeof bin, NULL, &doc, &error);
     CHECKF(r == OSSA_OK, "matrices ending after their last column: %s: %s", error.path,
            error.message);
-    if (doc) {
-        float m2[8], m3[18];
-        CHECK(ossa_accessor_read_float(doc, 0, 0, 2, m2) == OSSA_OK);
-        for (int k = 0; k < 8; k++)
-            CHECKF(m2[k] == (float)(k + 1), "MAT2 component %d is %g", k, (double)m2[k]);
-        CHECK(ossa_accessor_read_float(doc, 1, 0, 2, m3) == OSSA_OK);
-        for (int k = 0; k < 18; k++)
-            CHECKF(m3[k] == (float)(100 + k), "MAT3 component %d is %g", k, (double)m3[k]);
+    for (int m = 0; doc && m < 4; m++) {
+        float values[18];
+        int components = matrices[m].rows * matrices[m].rows;
+        CHECK(ossa_accessor_read_float(doc, m, 0, 2, values) == OSSA_OK);
+        for (int k = 0; k < 2 * components; k++)
+            CHECKF(values[k] == (float)(10 * m + k + 1), "matrix %d component %d is %g", m, k,
+                   (double)values[k]);
     }
     ossa_document_free(doc);
     /* One byte less is still refused, for each accessor. */
-    for (int which = 0; which < 2; which++) {
-        snprintf(json, sizeof json, format, which ? 14 : 13, which ? 45 : 46);
+    for (int m = 0; m < 4; m++) {
+        matrix_json(json, sizeof json, m);
         CHECK(io_load_json(json, bin, sizeof bin, NULL, &doc, &error) == OSSA_ERROR_INVALID);
         char path[32];
-        snprintf(path, sizeof path, "accessors[%d]", which);
-        CHECKF(!strcmp(error.path, path), "short view %d: path %s", which, error.path);
+        snprintf(path, sizeof path, "accessors[%d]", m);
+        CHECKF(!strcmp(error.path, path), "view %d one byte short: path %s", m, error.path);
         CHECK(strstr(error.message, "do not fit") != NULL);
     }
     /* Sparse matrix values end after their last column too (MAT2 BYTE: 4 + 2 bytes). */
     const char *sparse =
-        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':64}],'bufferViews':["
-        "{'buffer':0,'byteOffset':8,'byteLength':6},{'buffer':0,'byteOffset':62,'byteLength':1}],"
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':100}],'bufferViews':["
+        "{'buffer':0,'byteOffset':8,'byteLength':6},{'buffer':0,'byteOffset':53,'byteLength':1}],"
         "'accessors':[{'componentType':5120,'count':3,'type':'MAT2','sparse':{'count':1,"
         "'indices':{'bufferView':1,'componentType':5121},'values':{'bufferView':0}}}]}";
-    bin[62] = 2; /* the sparse index: element 2 */
+    bin[53] = 2; /* the sparse index (a byte no view above uses): element 2 */
     r = io_load_json(sparse, bin, sizeof bin, NULL, &doc, &error);
     CHECKF(r == OSSA_OK, "sparse matrix values: %s: %s", error.path, error.message);
     if (doc) {
         float m[12];
         CHECK(ossa_accessor_read_float(doc, 0, 0, 3, m) == OSSA_OK);
-        const float expect[12] = {0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8};
+        const float expect[12] = {0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8}; /* element 1 above */
         CHECK(!memcmp(m, expect, sizeof m));
     }
     ossa_document_free(doc);
