@@ -93,12 +93,17 @@ static inline void quat_mul(const float *a, const float *b, float *out) {
     out[0] = x, out[1] = y, out[2] = z, out[3] = w;
 }
 
-/* One node of an additive layer: x the layer's value, ref the reference's, e its weight. */
+/* One node of an additive layer: x the layer's value, ref the reference's, e its weight. Where
+ * the layer's value equals the reference's (nodes the clip does not move, scales of 1) the
+ * difference is exactly zero: the division, square root and products are skipped (the formula
+ * would only add rounding there). */
 static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref, float e) {
     for (int c = 0; c < 3; c++) {
         out->translation[c] += e * (x->translation[c] - ref->translation[c]);
-        if (ref->scale[c] != 0) out->scale[c] *= 1 + e * (x->scale[c] / ref->scale[c] - 1);
+        if (ref->scale[c] != 0 && x->scale[c] != ref->scale[c])
+            out->scale[c] *= 1 + e * (x->scale[c] / ref->scale[c] - 1);
     }
+    if (!memcmp(x->rotation, ref->rotation, sizeof x->rotation)) return;
     const float *qr = ref->rotation;
     float conj[4] = {-qr[0], -qr[1], -qr[2], qr[3]}, d[4];
     quat_mul(conj, x->rotation, d);
