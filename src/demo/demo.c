@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "demo_scene.h"
+#include "io/error.h"
 #include "glb_writer.h"
 
 /* Side by side, the models stand this far left and right of the origin. */
@@ -16,11 +17,7 @@
 static const char *const clip_names[OSSA_DEMO_ANIMATIONS] = {"idle", "gust", "tick"};
 
 static void fail(ossa_error *error, ossa_result code, const char *message) {
-    if (!error) return;
-    memset(error, 0, sizeof *error);
-    error->code = code;
-    snprintf(error->file, sizeof error->file, "ossa-demo.glb");
-    snprintf(error->message, sizeof error->message, "%s", message);
+    ossa_error_set(error, code, "ossa-demo.glb", NULL, "%s", message);
 }
 
 /* Builds the whole document; returns 0 when an allocation failed. */
