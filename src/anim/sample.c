@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "anim/key_search.h"
 #include "anim/track_batch.h"
 
 static int force_portable; /* ossa_anim_force_portable */
