@@ -30,10 +30,11 @@ static int fail(const char *what, const ossa_error *error) {
 static int skin_node(const ossa_document *doc, const ossa_rig *rig, uint32_t node,
                      const float *world, float *palette, float *positions) {
     int32_t skin = rig->skin[node], mesh = rig->mesh[node];
-    ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, world, palette);
+    ossa_error error;
+    if (ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, world, palette, &error))
+        return fail("palette", &error);
     for (uint32_t p = 0; p < doc->meshes[mesh].primitive_count; p++) {
         ossa_skin_mesh *prepared;
-        ossa_error error;
         if (ossa_skin_mesh_from_document(doc, (uint32_t)mesh, p, skin, NULL, &prepared, &error))
             return fail("skin mesh", &error);
         ossa_skin_frame frame = {0};
@@ -43,7 +44,12 @@ static int skin_node(const ossa_document *doc, const ossa_rig *rig, uint32_t nod
         ossa_skin_output out = {0};
         out.positions = positions;
         size_t count = ossa_skin_mesh_vertex_count(prepared);
-        ossa_skin_mesh_run(prepared, &frame, &out, 0, ossa_skin_mesh_slot_count(prepared));
+        /* positions holds the largest primitive's vertices (max_vertices) */
+        if (ossa_skin_mesh_run(prepared, &frame, &out, count, 0,
+                               ossa_skin_mesh_slot_count(prepared), &error)) {
+            ossa_skin_mesh_free(prepared);
+            return fail("skinning", &error);
+        }
         float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
         for (size_t v = 0; v < count; v++)
             for (int c = 0; c < 3; c++) {
