@@ -114,17 +114,14 @@ ossa_result ossa_skin_streams(const ossa_skin_input *input, const float *palette
                               ossa_error *error);
 
 /**
- * The one conversion of a palette to dual quaternions (used by the CPU kernels and the GPU
- * layer alike): writes the table that DQS mode of ::ossa_skin_mesh_run reads, 12 floats per
- * joint: real part x, y, z, w (unit), dual part x, y, z, w, the uniform scale, then 3 zeros.
- * The scale is cbrt(|det|) of the 3x3 part; the rotation is the 3x3 part divided by it
- * (re-orthonormalised through the quaternion). Call it once per frame.
+ * The library's one conversion of a palette to dual quaternions (what characters keep, see
+ * ossa_model_desc::dual_quaternions, and what a GPU should upload): writes the table that DQS mode
+ * of ::ossa_skin_mesh_run reads, 12 floats per joint: real part x, y, z, w (unit), dual part x, y,
+ * z, w, the uniform scale, then 3 zeros. The scale is cbrt(|det|) of the 3x3 part; the rotation is
+ * the 3x3 part divided by it (re-orthonormalised through the quaternion). Call it once per frame.
  * @param out 12 * joint_count floats.
  */
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out);
-
-/** Floats per joint of a palette and of a dual quaternion table. */
-#define OSSA_SKIN_JOINT_FLOATS 12
 
 /** SIMD instruction sets for ::ossa_skin_mesh_run. */
 typedef enum ossa_skin_backend {
