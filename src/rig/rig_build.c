@@ -123,7 +123,8 @@ static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *fa
         mesh[i] = node->mesh;
         skin[i] = node->mesh >= 0 ? node->skin : -1;
         if (node->has_matrix) {
-            fixed[i] = (uint8_t)!decompose_matrix(node->matrix, &rest[i], &fixed_local[12 * i]);
+            fixed[i] =
+                (uint8_t)!decompose_matrix(node->matrix, &rest[i], &fixed_local[12 * (size_t)i]);
         } else {
             memcpy(rest[i].translation, node->translation, sizeof rest[i].translation);
             memcpy(rest[i].rotation, node->rotation, sizeof rest[i].rotation);
@@ -190,10 +191,11 @@ static ossa_result build_skin(const ossa_document *doc, rig_impl *impl, uint32_t
             ossa_accessor_read_float(doc, skin->inverse_bind_matrices, 0, count, column_major);
         if (r != OSSA_OK) return r;
         for (uint32_t j = 0; j < count; j++)
-            xf_matrix_from_column_major(column_major + 16 * j, inverse_bind + 12 * j);
+            xf_matrix_from_column_major(column_major + 16 * (size_t)j,
+                                        inverse_bind + 12 * (size_t)j);
     } else {
         for (uint32_t j = 0; j < count; j++)
-            xf_matrix_identity(inverse_bind + 12 * j);
+            xf_matrix_identity(inverse_bind + 12 * (size_t)j);
     }
     uint32_t users = 0;
     for (uint32_t i = 0; i < impl->rig.node_count; i++)

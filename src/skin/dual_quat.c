@@ -95,5 +95,5 @@ void skin_dq_to_matrix(const float *b, float *m) {
 
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out) {
     for (uint32_t j = 0; j < joint_count; j++)
-        skin_dq_from_matrix(palette + 12 * j, out + 12 * j);
+        skin_dq_from_matrix(palette + 12 * (size_t)j, out + 12 * (size_t)j);
 }
