@@ -9,6 +9,7 @@
 
 #include "demo_scene.h"
 #include "io/error.h"
+#include "rig/owned.h"
 #include "glb_writer.h"
 
 /* Side by side, the models stand this far left and right of the origin. */
@@ -68,11 +69,8 @@ ossa_result ossa_demo_write_glb(const ossa_demo_desc *desc, void **bytes, size_t
 }
 
 void ossa_demo_free_glb(const ossa_demo_desc *desc, void *bytes) {
-    if (!bytes) return;
-    if (desc && desc->allocator.alloc)
-        desc->allocator.free(desc->allocator.user, bytes);
-    else
-        free(bytes);
+    ossa_allocator a = ossa_allocator_resolve(desc ? &desc->allocator : NULL);
+    ossa_free(&a, bytes);
 }
 
 ossa_result ossa_demo_load(const ossa_demo_desc *desc, ossa_document **out, ossa_error *error) {
