@@ -74,6 +74,7 @@ ossa_result ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_n
 
 /**
  * World-space palette: `world(joint_j) * IBM_j` (3x4 rows per joint).
+ * @param palette ::ossa_palette_floats floats.
  * @return OSSA_ERROR_ARGUMENT when skin >= rig->skin_count.
  */
 ossa_result ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world,
