@@ -1,6 +1,7 @@
 /**
  * @file gl.h
- * @brief The OpenGL layer: contexts, GPU skinning, instanced drawing, offscreen frames, images.
+ * @brief The OpenGL layer (libossa-gl): contexts, GPU skinning, instanced drawing, offscreen
+ * frames.
  *
  * Everything here needs a current OpenGL 3.3 core (or newer) context made by
  * ::ossa_gpu_context_create_headless (EGL, no window system) or ::ossa_gpu_context_create_window
@@ -206,29 +207,6 @@ void ossa_gpu_renderer_read_pixel(ossa_gpu_renderer *renderer, uint8_t rgb[3]);
 
 /** Reads the current default framebuffer (a window) as top-down RGB rows. */
 void ossa_gpu_read_default_framebuffer(int width, int height, uint8_t *rgb);
-
-/* ---------------------------------------------------------------------------------------- */
-
-/** Writes an 8-bit RGB PNG of top-down rows. */
-ossa_result ossa_png_write_rgb(const char *path, int width, int height, const uint8_t *rgb,
-                               ossa_error *error);
-
-/** Reads a PNG as 8-bit RGB (the caller frees *rgb with free()). */
-ossa_result ossa_png_read_rgb(const char *path, int *width, int *height, uint8_t **rgb,
-                              ossa_error *error);
-
-/** An animated GIF being written frame by frame, with one fixed 256-colour palette. */
-typedef struct ossa_gif_writer ossa_gif_writer;
-
-/** Opens path and writes the GIF header; frames are delay_cs hundredths of a second. */
-ossa_result ossa_gif_open(const char *path, int width, int height, int delay_cs,
-                          ossa_gif_writer **out, ossa_error *error);
-
-/** Quantizes (6x7x6 colour cube, ordered dither) and appends one frame of RGB rows. */
-ossa_result ossa_gif_add_frame(ossa_gif_writer *writer, const uint8_t *rgb, ossa_error *error);
-
-/** Finishes and closes the file; frees the writer (also on failure). NULL is allowed. */
-ossa_result ossa_gif_close(ossa_gif_writer *writer, ossa_error *error);
 
 #ifdef __cplusplus
 }

@@ -35,20 +35,38 @@ done
 for f in libossa.a libossa.so cmake/ossa/ossaConfig.cmake cmake/ossa/ossaTargets.cmake; do
     [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
 done
-[ ! -e "$prefix/include/ossa/gl.h" ] || fail "gl.h installed without its library"
-
-# The shared library exports exactly the functions the installed headers declare: none of the
-# internal ones (also named ossa_), none missing.
-declared=$(grep -hoE '^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\(' "$prefix"/include/ossa/*.h |
-    sed -E 's/.*[ *](ossa_[a-z0-9_]+)\($/\1/' | sort -u)
-exported=$(nm -D --defined-only "$libdir/libossa.so" | awk '$2 == "T" { print $3 }' | sort -u)
-[ -n "$declared" ] || fail "no function declarations found in the installed headers"
-if [ "$declared" != "$exported" ]; then
-    echo "$declared" >"$tmp/declared"
-    echo "$exported" >"$tmp/exported"
-    diff "$tmp/declared" "$tmp/exported" >&2 || true
-    fail "libossa.so exports other functions than the headers declare (< declared, > exported)"
+# The OpenGL layer is installed with its header, or neither is.
+gl=0
+[ -e "$libdir/libossa-gl.so" ] && gl=1
+if [ $gl = 1 ]; then
+    for f in include/ossa/gl.h; do [ -f "$prefix/$f" ] || fail "$f not installed"; done
+    for f in libossa-gl.a pkgconfig/ossa-gl.pc; do
+        [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
+    done
+else
+    [ ! -e "$prefix/include/ossa/gl.h" ] || fail "gl.h installed without its library"
 fi
+
+# Each shared library exports exactly the functions its installed headers declare (gl.h for
+# libossa-gl, the others for libossa): none of the internal ones (also named ossa_), none missing.
+check_exports() { # check_exports LIBRARY HEADER...
+    lib=$1
+    shift
+    declared=$(grep -hoE '^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\(' "$@" |
+        sed -E 's/.*[ *](ossa_[a-z0-9_]+)\($/\1/' | sort -u)
+    exported=$(nm -D --defined-only "$libdir/$lib" | awk '$2 == "T" { print $3 }' | sort -u)
+    [ -n "$declared" ] || fail "no function declarations found in $*"
+    if [ "$declared" != "$exported" ]; then
+        echo "$declared" >"$tmp/declared"
+        echo "$exported" >"$tmp/exported"
+        diff "$tmp/declared" "$tmp/exported" >&2 || true
+        fail "$lib exports other functions than its headers declare (< declared, > exported)"
+    fi
+}
+core_headers=$(ls "$prefix"/include/ossa/*.h | grep -v '/gl\.h$')
+# shellcheck disable=SC2086
+check_exports libossa.so $core_headers
+if [ $gl = 1 ]; then check_exports libossa-gl.so "$prefix/include/ossa/gl.h"; fi
 
 # The installed command writes the model the programs play.
 "$prefix/bin/ossa" demo -o "$tmp/demo.glb" >/dev/null || fail "installed ossa demo"

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "render_options.h"
+#include "image.h"
 #include "render_scene.h"
 
 typedef enum output_kind { OUTPUT_PNG, OUTPUT_PNG_SEQUENCE, OUTPUT_GIF } output_kind;
@@ -71,11 +72,11 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     size_t bytes = (size_t)o->width * (size_t)o->height * 3;
     uint8_t *rgb = malloc(bytes);
     float *times = malloc(sizeof(float) * scene->instances);
-    ossa_gif_writer *gif = NULL;
+    image_gif_writer *gif = NULL;
     ossa_error error;
     int ok = rgb && times;
     if (ok && kind == OUTPUT_GIF &&
-        ossa_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
+        image_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
             OSSA_OK)
         ok = 0;
     int show_progress = frames > 1 && isatty(2);
@@ -86,18 +87,18 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
         render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning);
         ossa_gpu_renderer_read_rgb(renderer, rgb);
         if (kind == OUTPUT_GIF) {
-            ok = ossa_gif_add_frame(gif, rgb, &error) == OSSA_OK;
+            ok = image_gif_add_frame(gif, rgb, &error) == OSSA_OK;
         } else {
             char path[4096];
             if (kind == OUTPUT_PNG_SEQUENCE)
                 snprintf(path, sizeof path, o->output, f);
             else
                 snprintf(path, sizeof path, "%s", o->output);
-            ok = ossa_png_write_rgb(path, o->width, o->height, rgb, &error) == OSSA_OK;
+            ok = image_png_write_rgb(path, o->width, o->height, rgb, &error) == OSSA_OK;
         }
         if (show_progress) progress(f + 1, frames);
     }
-    if (gif && ossa_gif_close(gif, ok ? &error : NULL) != OSSA_OK) ok = 0;
+    if (gif && image_gif_close(gif, ok ? &error : NULL) != OSSA_OK) ok = 0;
     if (!ok && rgb && times) {
         char text[1024];
         ossa_error_format(&error, text, sizeof text);

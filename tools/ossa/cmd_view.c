@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "render_options.h"
+#include "image.h"
 #include "render_scene.h"
 
 typedef struct viewer {
@@ -142,7 +143,7 @@ static int run(viewer *v, ossa_gpu_context *context, const render_options *o) {
             uint8_t *rgb = malloc((size_t)width * (size_t)height * 3);
             ok = rgb && width > 0 && height > 0;
             if (ok) ossa_gpu_read_default_framebuffer(width, height, rgb);
-            if (ok && ossa_png_write_rgb(o->screenshot, width, height, rgb, &error) != OSSA_OK) {
+            if (ok && image_png_write_rgb(o->screenshot, width, height, rgb, &error) != OSSA_OK) {
                 fprintf(stderr, "ossa view: %s: %s\n", o->screenshot, error.message);
                 ok = 0;
             }
