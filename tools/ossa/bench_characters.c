@@ -83,7 +83,7 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
                 ossa_pose_set_rest(rig, &pose);
                 continue;
             }
-            ossa_cursor cursor = {c->cursors + (size_t)i * c->cursor_stride};
+            ossa_cursor cursor = {c->cursors + (size_t)i * c->cursor_stride, c->cursor_stride};
             float t = ossa_clip_time(clip, clock + c->phase[i], OSSA_WRAP_LOOP);
             ossa_clip_sample(rig, clip, t, use_cursor ? &cursor : NULL, &pose);
         }
@@ -133,16 +133,16 @@ int bench_characters(const char *model_path, int use_cursor, int characters, dou
         return 1;
     }
     if (characters < 1) characters = 1;
-    const ossa_clip *clip = clips->clip_count ? &clips->clips[0] : NULL;
+    const ossa_clip *clip = ossa_clip_set_count(clips) ? ossa_clip_set_clip(clips, 0) : NULL;
     crowd c;
     int ok = crowd_alloc(&c, rig, clip, characters);
     if (ok) {
         for (int i = 0; i < characters; i++) {
-            c.phase[i] = clip ? clip->duration * (double)i / characters : 0.0;
+            c.phase[i] = clip ? ossa_clip_duration(clip) * (double)i / characters : 0.0;
             ossa_pose pose = pose_of(&c, i);
             ossa_pose_set_rest(rig, &pose);
             if (clip) {
-                ossa_cursor cursor = {c.cursors + (size_t)i * c.cursor_stride};
+                ossa_cursor cursor = {c.cursors + (size_t)i * c.cursor_stride, c.cursor_stride};
                 ossa_cursor_reset(clip, &cursor);
             }
         }

@@ -214,16 +214,16 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
     ossa_error error = {0};
     snprintf(error.file, sizeof error.file, "%s", doc->file ? doc->file : a->model);
     const ossa_clip *clip = NULL;
-    if (a->anim >= 0 || clips->clip_count > 0) {
+    if (a->anim >= 0 || ossa_clip_set_count(clips) > 0) {
         long k = a->anim < 0 ? 0 : a->anim;
-        if (k >= (long)clips->clip_count) {
+        if (k >= (long)ossa_clip_set_count(clips)) {
             error.code = OSSA_ERROR_ARGUMENT;
             snprintf(error.path, sizeof error.path, "animations");
             snprintf(error.message, sizeof error.message,
-                     "there is no animation %ld (the model has %u)", k, clips->clip_count);
+                     "there is no animation %ld (the model has %u)", k, ossa_clip_set_count(clips));
             return model_error(&error);
         }
-        clip = &clips->clips[k];
+        clip = ossa_clip_set_clip(clips, (uint32_t)k);
     }
     uint32_t palette_total = 0;
     b->palette_offset = calloc(rig->skin_count + 1, sizeof *b->palette_offset);
@@ -242,14 +242,14 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
         return model_error(&error);
     }
     ossa_pose pose = {b->local, b->weights};
-    ossa_cursor cursor = {b->cursor};
+    ossa_cursor cursor = {b->cursor, clip ? ossa_cursor_size(clip) : 0};
     sample_frame frame = {rig,
                           clip,
                           &pose,
                           b->world,
                           b->palettes,
                           b->palette_offset,
-                          clip ? (int32_t)(clip - clips->clips) : -1};
+                          clip ? (int32_t)(a->anim < 0 ? 0 : a->anim) : -1};
     sample_vertex_filter filter = {!a->vertices_given, a->vertices, a->vertex_count};
     FILE *out = stdout;
     if (a->json) {
@@ -257,7 +257,7 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
         print_string(out, a->model);
         if (clip) {
             fprintf(out, ",\"animation\":%ld,\"animation_name\":", a->anim < 0 ? 0 : a->anim);
-            print_string(out, clip->name);
+            print_string(out, ossa_clip_name(clip));
         } else {
             fputs(",\"animation\":null,\"animation_name\":null", out);
         }
