@@ -291,9 +291,10 @@ void ossa_gpu_instances_destroy(ossa_gpu_instances *instances);
  * placements[i] (3x4 rows, 12 floats, multiplied on the left of its matrices) or as it is when
  * placements is NULL. The previous contents are orphaned, so draws of the previous frame keep
  * their data. Allocates nothing on the CPU (the data is written into mapped GL memory).
- * @return OSSA_ERROR_ARGUMENT for a NULL character or one of another model; OSSA_ERROR_LIMIT when
- *         the data of `count` instances exceeds GL's buffer texture size (sizes are computed in 64
- *         bits); the previous upload then stays.
+ * @return OSSA_ERROR_LIMIT when the data of `count` instances exceeds GL's buffer texture size
+ *         (sizes are computed in 64 bits and checked before any character is read);
+ *         OSSA_ERROR_ARGUMENT for a NULL character or one of another model. The previous upload
+ *         then stays.
  */
 ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
                                       ossa_character *const *characters, uint32_t count,

@@ -96,12 +96,6 @@ ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
                                       const float *placements, ossa_error *error) {
     const ossa_gpu_model *gpu = instances->model;
     if (count && !characters) return gpu_fail(error, OSSA_ERROR_ARGUMENT, "characters is NULL");
-    for (uint32_t i = 0; i < count; i++) {
-        if (!characters[i]) return gpu_fail(error, OSSA_ERROR_ARGUMENT, "character %u is NULL", i);
-        if (ossa_character_model(characters[i]) != gpu->model)
-            return gpu_fail(error, OSSA_ERROR_ARGUMENT,
-                            "character %u belongs to another model than the GPU model's", i);
-    }
     uint64_t joints = (uint64_t)count * gpu->joints_per_instance;
     uint64_t weights = (uint64_t)count * gpu->weights_per_instance;
     uint64_t limit = (uint64_t)gpu->context->max_texture_buffer_texels;
@@ -111,6 +105,12 @@ ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
                         "texture size is %llu texels",
                         count, (unsigned long long)(joints * 3), (unsigned long long)weights,
                         (unsigned long long)limit);
+    for (uint32_t i = 0; i < count; i++) {
+        if (!characters[i]) return gpu_fail(error, OSSA_ERROR_ARGUMENT, "character %u is NULL", i);
+        if (ossa_character_model(characters[i]) != gpu->model)
+            return gpu_fail(error, OSSA_ERROR_ARGUMENT,
+                            "character %u belongs to another model than the GPU model's", i);
+    }
     instances->count = 0;
     if (!count) return OSSA_OK;
     float *palette =

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs ossa into a temporary prefix (then moves it, to prove the package is relocatable),
-# checks that libossa.so exports the public API and nothing else, and builds examples/play.c
-# and docs/quickstart.c against it three ways: CMake
-# find_package(ossa) with ossa::ossa, pkg-config with the shared library, pkg-config --static.
+# checks that libossa.so and libossa-gl.so export their public API and nothing else, and builds
+# examples/play.c, docs/quickstart.c and (with the GL layer) examples/crowd_gl.c against it
+# three ways: CMake find_package(ossa) with ossa::ossa / ossa::gl, pkg-config with the shared
+# libraries, pkg-config --static.
 # Each program runs on the demo model written by the installed `ossa demo`.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER [SANITIZE]
 set -eu
@@ -119,4 +120,46 @@ cmp -s "$tmp/readme-quickstart.c" "$src/docs/quickstart.c" ||
 expect "$tmp/quickstart.out" "windmill_hub *-2.200 *4.200 *0.620"
 if "$tmp/quickstart" "$tmp/missing.glb" >/dev/null 2>&1; then fail "quickstart accepted a missing file"; fi
 
-echo "install_test: installed, found by CMake and pkg-config (shared and static), examples ran"
+# 5. The headless GL crowd (examples/crowd_gl.c) against the installed ossa-gl: CMake (ossa::gl),
+# pkg-config shared and pkg-config --static. The three draw the same frame.
+if [ $gl = 1 ]; then
+    export LSAN_OPTIONS="suppressions=$src/tests/gpu/lsan.supp:print_suppressions=0"
+    covered() { # the crowd's foreground pixels, as crowd_gl printed them
+        sed -n 's/^frame [0-9x]*: \([0-9]*\) foreground pixels.*/\1/p' "$1"
+    }
+    [ -x "$tmp/cmake/crowd_gl" ] || fail "find_package(ossa COMPONENTS gl) did not build crowd_gl"
+    "$tmp/cmake/crowd_gl" "$tmp/demo.glb" 16 >"$tmp/crowd-cmake.out" || fail "crowd_gl (CMake)"
+    expect "$tmp/crowd-cmake.out" "demo.glb: 16 characters, 4 primitives"
+    [ "$(covered "$tmp/crowd-cmake.out")" -gt 1000 ] ||
+        { cat "$tmp/crowd-cmake.out" >&2; fail "crowd_gl drew almost nothing"; }
+    # another animation puts the characters elsewhere: another frame
+    "$tmp/cmake/crowd_gl" "$tmp/demo.glb" 16 1 >"$tmp/crowd-gust.out" || fail "crowd_gl gust"
+    expect "$tmp/crowd-gust.out" "animation 1 'gust'"
+    [ "$(covered "$tmp/crowd-gust.out")" != "$(covered "$tmp/crowd-cmake.out")" ] ||
+        fail "animations 0 and 1 of the crowd cover the same pixels"
+
+    pkg-config --exists ossa-gl || fail "pkg-config does not find ossa-gl"
+    # shellcheck disable=SC2046,SC2086
+    "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
+        $(pkg-config --cflags --libs ossa-gl) -Wl,-rpath,"$libdir" -o "$tmp/crowd-shared" ||
+        fail "building crowd_gl with pkg-config (shared)"
+    readelf -d "$tmp/crowd-shared" | grep -q "NEEDED.*libossa-gl.so.0" ||
+        fail "crowd-shared does not use libossa-gl.so.0"
+    "$tmp/crowd-shared" "$tmp/demo.glb" 16 >"$tmp/crowd-shared.out" || fail "crowd_gl (shared)"
+    cmp -s "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" ||
+        { diff "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl shared vs CMake"; }
+
+    # shellcheck disable=SC2046,SC2086
+    "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
+        $(pkg-config --cflags ossa-gl) $(pkg-config --static --libs ossa-gl |
+            sed -E 's/-lossa-gl( |$)/-l:libossa-gl.a\1/; s/-lossa( |$)/-l:libossa.a\1/') \
+        -o "$tmp/crowd-static" || fail "building crowd_gl with pkg-config --static"
+    if readelf -d "$tmp/crowd-static" | grep -q "NEEDED.*libossa"; then
+        fail "crowd-static uses a shared libossa"
+    fi
+    "$tmp/crowd-static" "$tmp/demo.glb" 16 >"$tmp/crowd-static.out" || fail "crowd_gl (static)"
+    cmp -s "$tmp/crowd-static.out" "$tmp/crowd-cmake.out" ||
+        { diff "$tmp/crowd-static.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl static vs CMake"; }
+fi
+
+echo "install_test: installed, found by CMake and pkg-config (shared and static), examples ran (GL crowd: $gl)"
