@@ -49,3 +49,18 @@ double silhouette_iou(const char *png_a, const char *png_b, double *coverage) {
     free(b);
     return iou;
 }
+
+long pixels_differ(const char *png_a, const char *png_b) {
+    int wa, ha, wb, hb;
+    uint8_t *a = NULL, *b = NULL;
+    long differ = -1;
+    if (image_png_read_rgb(png_a, &wa, &ha, &a, NULL) == OSSA_OK &&
+        image_png_read_rgb(png_b, &wb, &hb, &b, NULL) == OSSA_OK && wa == wb && ha == hb) {
+        differ = 0;
+        for (size_t i = 0; i < (size_t)wa * (size_t)ha; i++)
+            differ += memcmp(a + 3 * i, b + 3 * i, 3) != 0;
+    }
+    free(a);
+    free(b);
+    return differ;
+}
