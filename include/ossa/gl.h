@@ -233,6 +233,9 @@ typedef struct ossa_gpu_model_desc {
     int dynamic_vertices;
     /** 1: do not decode base colour textures (the material colour alone is drawn). */
     int skip_textures;
+    /** 1: draw both faces of every primitive. By default back faces are culled, glTF's default
+     *  (::ossa_model_material does not say which materials are double-sided). */
+    int double_sided;
 } ossa_gpu_model_desc;
 
 /**

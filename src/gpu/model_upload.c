@@ -123,8 +123,8 @@ ossa_result gpu_model_upload_primitive(const ossa_model *model, uint32_t index,
     p->influence_sets = info->skin >= 0 && s.joints && s.weights ? info->set_count : 0;
     ossa_model_material material = ossa_model_material_info(model, info->material);
     memcpy(p->base_color, material.base_color, sizeof p->base_color);
-    /* ossa_model_material does not say whether the material is double-sided: draw both faces */
-    p->double_sided = 1;
+    /* ossa_model_material does not say whether the material is double-sided: the caller does */
+    p->double_sided = desc->double_sided;
 
     glGenVertexArrays(1, &p->vao);
     glBindVertexArray(p->vao);
