@@ -1,5 +1,5 @@
 /* Vertex data shared by the uploads of document meshes and of models: triangle lists, normals,
- * GL buffers. */
+ * GL buffers, and freeing a primitive's GL objects. */
 #ifndef OSSA_GPU_GEOMETRY_H
 #define OSSA_GPU_GEOMETRY_H
 
@@ -17,5 +17,8 @@ void gpu_compute_normals(const float *positions, uint32_t vertex_count, const ui
 
 /* A new buffer object of `size` bytes bound to target, filled from data. */
 GLuint gpu_make_buffer(GLenum target, const void *data, size_t size, GLenum usage);
+
+/* Frees the GL objects of a primitive (not its texture, which its owner frees). */
+void gpu_primitive_release(gpu_primitive *primitive);
 
 #endif

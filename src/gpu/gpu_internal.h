@@ -97,9 +97,6 @@ ossa_result gpu_feedback_primitive(ossa_gpu_context *context, const gpu_primitiv
                                    const ossa_gpu_skinning *skinning, float *positions,
                                    float *normals, ossa_error *error);
 
-/* Frees the GL objects of a primitive (not its texture, which its owner frees). */
-void gpu_primitive_release(gpu_primitive *primitive);
-
 /* Finds or compiles a program variant; NULL (with error filled) if it does not compile. */
 const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key key,
                                    ossa_error *error);
