@@ -231,8 +231,6 @@ typedef struct ossa_gpu_model_desc {
     /** 1: positions and normals will be replaced often with ::ossa_gpu_model_set_vertices
      *  (vertices skinned on the CPU), so their buffers are made for streaming. */
     int dynamic_vertices;
-    /** 1: do not decode base colour textures (the material colour alone is drawn). */
-    int skip_textures;
     /** 1: draw both faces of every primitive. By default back faces are culled, glTF's default
      *  (::ossa_model_material does not say which materials are double-sided). */
     int double_sided;
@@ -245,7 +243,8 @@ typedef struct ossa_gpu_model_desc {
  * base colour texture (PNG/JPEG). The model must outlive the GPU model.
  * @param desc NULL for the defaults.
  * @return OSSA_ERROR_UNSUPPORTED for a primitive with more influence sets than the shader reads
- *         (4) or too many vertices; OSSA_ERROR_OUT_OF_MEMORY.
+ *         (4) or too many vertices; OSSA_ERROR_LIMIT for morph targets past GL's buffer texture
+ *         size; OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *model,
                                   const ossa_gpu_model_desc *desc, ossa_gpu_model **out,

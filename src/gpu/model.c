@@ -104,7 +104,7 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         p->target_count = info->target_count;
         p->palette_section = palette_section(gpu, info);
         p->weight_section = weight_section(gpu, info);
-        if (!desc->skip_textures) p->gl.texture = material_texture(gpu, info->material);
+        p->gl.texture = material_texture(gpu, info->material);
     }
     if (!lay_out_sections(gpu)) {
         ossa_gpu_model_destroy(gpu);

@@ -59,6 +59,21 @@ static int open_scene(scene *s, const char *relative) {
     CHECKF(r == OSSA_OK, "%s: %s", relative, error.message);
     if (r != OSSA_OK) return 0;
     CHECK(ossa_gpu_model_source(s->gpu) == s->model);
+    /* one palette per skin and per unskinned drawing node, one weight set per morphed node */
+    uint32_t joints = 1, weights = 0;
+    for (uint32_t p = 0; p < ossa_model_primitive_count(s->model); p++) {
+        const ossa_model_primitive *a = ossa_model_primitive_info(s->model, p);
+        int seen_palette = 0, seen_weights = 0;
+        for (uint32_t q = 0; q < p; q++) {
+            const ossa_model_primitive *b = ossa_model_primitive_info(s->model, q);
+            seen_palette |= a->skin >= 0 ? b->skin == a->skin : b->skin < 0 && b->node == a->node;
+            seen_weights |= b->target_count && b->weight_offset == a->weight_offset;
+        }
+        joints += seen_palette ? 0 : a->skin >= 0 ? a->joint_count : 1;
+        weights += seen_weights || !a->target_count ? 0 : a->target_count;
+    }
+    CHECK(ossa_gpu_model_joints_per_instance(s->gpu) == joints);
+    CHECK(ossa_gpu_model_weights_per_instance(s->gpu) == weights);
     CHECK(ossa_gpu_instances_create(s->gpu, &s->instances, &error) == OSSA_OK);
     const ossa_clip *clip = ossa_model_clip(s->model, 0);
     for (int i = 0; i < INSTANCES; i++) {
