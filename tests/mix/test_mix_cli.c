@@ -123,6 +123,16 @@ int main(void) {
     CHECKF(err && strstr(err, "no_such_mix.json"), "stderr: %s", err ? err : "");
     free(err);
 
+    /* The mix files of docs/mixes (the README's) read without a warning. */
+    const char *docs[] = {"walk_run.json", "fox_masked_additive.json"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "sample '%s' --mix '%s/docs/mixes/%s' --time 1.2", fox,
+                 OSSA_SOURCE_DIR, docs[i]);
+        CHECK(ossa_test_run_cli(args, NULL, &err) == 0);
+        CHECKF(err && !strstr(err, "warning"), "%s: %s", docs[i], err ? err : "");
+        free(err);
+    }
+
     /* Usage: --anim and --mix together, --mix without a value; --help names --mix. */
     snprintf(args, sizeof args, "sample '%s' --anim 1 --mix %s --time 0.3", fox, mix_path);
     CHECK(ossa_test_run_cli(args, NULL, NULL) == 2);

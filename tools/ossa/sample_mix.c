@@ -71,6 +71,27 @@ void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character) {
     ossa_character_finish(character);
 }
 
+int sample_mix_open(const char *path, const ossa_model *model, sample_mix *out) {
+    ossa_error error;
+    if (sample_mix_load(path, model, out, &error) == OSSA_OK) return 1;
+    char text[OSSA_FILE_MAX + OSSA_PATH_MAX + OSSA_MESSAGE_MAX + 8];
+    ossa_error_format(&error, text, sizeof text);
+    fprintf(stderr, "error: %s\n", text);
+    sample_mix_free(out);
+    return 0;
+}
+
+double sample_mix_span(const sample_mix *mix) {
+    const ossa_mix_desc *desc = ossa_mix_file_desc(mix->file);
+    double span = 2;
+    for (uint32_t i = 0; i < desc->layer_count; i++) {
+        const ossa_mix_layer *l = &desc->layers[i];
+        if (l->weight_count && l->weights[l->weight_count - 1].time + 1 > span)
+            span = l->weights[l->weight_count - 1].time + 1;
+    }
+    return span;
+}
+
 void sample_mix_free(sample_mix *mix) {
     free(mix->scratch);
     ossa_mix_free(mix->mix);

@@ -21,4 +21,11 @@ void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character);
 
 void sample_mix_free(sample_mix *mix);
 
+/* sample_mix_load for render and view: prints "error: FILE: PATH: message" on failure and
+ * returns 0, else 1. */
+int sample_mix_open(const char *path, const ossa_model *model, sample_mix *out);
+
+/* Seconds worth showing: 1 s past the last weight point of any layer, at least 2 s. */
+double sample_mix_span(const sample_mix *mix);
+
 #endif
