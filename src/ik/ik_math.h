@@ -214,6 +214,7 @@ static inline ik_quat ik_quat_between(ik_vec a, ik_vec b) {
 
 /* The rotation q scaled by weight along its shortest arc from the identity: slerp(1, q, w). */
 static inline ik_quat ik_quat_weighted(ik_quat q, double weight) {
+    if (weight >= 1.0) return q;
     if (q.w < 0.0) q.x = -q.x, q.y = -q.y, q.z = -q.z, q.w = -q.w;
     double s = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s < 1e-300) return ik_quat_identity();
