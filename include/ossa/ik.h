@@ -14,10 +14,11 @@
  *
  * A job reads the character's world matrices as last computed (by ::ossa_character_update or
  * ::ossa_character_finish) and writes local rotations into its pose (::ossa_character_pose);
- * nothing else of the pose changes. Two jobs whose joints lie one under the other (an aim of the
- * spine, then a two-bone arm) need ::ossa_character_finish between them; jobs on separate
- * branches (two legs, a head) do not. A chain of aims updates the world transforms it needs
- * between its joints itself.
+ * nothing else of the pose changes. A pose written by the caller (mixing) needs
+ * ::ossa_character_finish before the jobs, so that the world matrices are its own. Two jobs whose
+ * joints lie one under the other (an aim of the spine, then a two-bone arm) need
+ * ::ossa_character_finish between them; jobs on separate branches (two legs, a head) do not. A
+ * chain of aims updates the world transforms it needs between its joints itself.
  *
  * Targets and poles are in world space (the scene root). Each job solves in the space of the
  * parent of the joint it rotates (world matrices inverted in double precision), so the parents'
@@ -25,7 +26,8 @@
  * - exact under any scale of the ancestors (affine maps keep points, lines and planes): a
  *   two-bone end landing on a reachable target, its middle joint in the plane of start, target
  *   and pole, an out-of-reach chain straight on the line from start to target; an aim's forward
- *   line through the target;
+ *   line through the target and, with a zero offset, its forward-up plane through the pole
+ *   (under any scale of the aimed joint itself too);
  * - measured in the parent's space, so equal to world space only when the ancestors' scale is
  *   uniform: reach (bone lengths, "out of reach", the soften distance), the twist angle, an aim's
  *   up-versus-pole roll when the offset is off the forward axis, and the angles that weights
@@ -33,7 +35,8 @@
  * - within a two-bone chain, the middle joint's rotation acts through the start joint and the
  *   nodes between start and middle: exact when their scale is uniform (mirrors included),
  *   otherwise computed with the rotation part of their product (the end then misses the target
- *   by what their non-uniform scale distorts).
+ *   by what their non-uniform scale distorts: measured on Fox's thigh scaled 1.05 along one axis,
+ *   up to 2% of the chain's length).
  *
  * Every job checks its inputs (nodes out of range, not a chain, a fixed-matrix node to rotate,
  * weights outside [0, 1] or NaN, zero-length or parallel axes, non-finite vectors) and returns

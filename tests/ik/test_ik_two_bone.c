@@ -284,9 +284,9 @@ static void apply_point(const float *m, const double p[3], double out[3]) {
         out[k] = m[4 * k] * p[0] + m[4 * k + 1] * p[1] + m[4 * k + 2] * p[2] + m[4 * k + 3];
 }
 
-/* Non-uniform scale on the start's ancestors: targets chosen reachable in the start's parent
- * space are reached exactly, the middle stays in the world pole plane, out-of-reach chains lie
- * on the world line to the target. */
+/* Non-uniform scale on the start's ancestors (and a mirror on the start): targets chosen reachable
+ * in the start's parent space are reached exactly, the middle stays in the world pole plane,
+ * out-of-reach chains lie on the world line to the target. */
 static void check_non_uniform(ik_subject *s, chain ch, const char *ancestor, uint64_t seed) {
     uint64_t rng = seed;
     int32_t scaled = ik_node(s, ancestor);
@@ -295,6 +295,8 @@ static void check_non_uniform(ik_subject *s, chain ch, const char *ancestor, uin
         animate(s, (uint32_t)trial, ik_random(&rng));
         float *scale = ossa_character_pose(s->character)->local[scaled].scale;
         scale[0] *= 1.6f, scale[1] *= 0.55f, scale[2] *= 1.2f;
+        if (trial % 3 == 0) /* a mirrored start: the knee's rotation stays exact */
+            ossa_character_pose(s->character)->local[ch.start].scale[0] *= -1.0f;
         ossa_character_finish(s->character);
         const float *parent = ossa_character_world(s->character) + 12 * s->rig->parent[ch.start];
         double s0[3], m0[3], e0[3], ks[3], km[3], ke[3];
