@@ -168,6 +168,10 @@ static void run_case(const aim_case *c, int trials, int scale, uint64_t seed) {
         ossa_character_finish(s.character);
         CHECK(ossa_ik_aim_chain(s.character, &chain_job, NULL) == OSSA_OK);
         same_as_single &= pose_equal(&s, aimed);
+        memcpy(ossa_character_pose(s.character)->local, before, s.rig->node_count * sizeof *before);
+        zeros[c->count - 1] = 0.0f; /* every weight 0: the pose bit for bit */
+        CHECK(ossa_ik_aim_chain(s.character, &chain_job, NULL) == OSSA_OK);
+        CHECK(pose_equal(&s, before));
 
         /* the spread chain */
         memcpy(ossa_character_pose(s.character)->local, before, s.rig->node_count * sizeof *before);
