@@ -5,14 +5,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "ossa/ik.h"
 #include "ossa/model.h"
 
-#define BENCH_SLICES 10
-#define BENCH_BATCH  256 /* calls between clock reads */
-#define TARGETS      64
+#define BENCH_BATCH 256 /* calls between clock reads */
+#define TARGETS     64
 
 /* The joints of a rig the benchmark knows. */
 typedef struct known_rig {
@@ -28,12 +27,6 @@ static const known_rig KNOWN[] = {
     {{"leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"},
      {"torso_joint_3", "Skeleton_neck_joint_1", "Skeleton_neck_joint_2", NULL},
      {0.4f, 0.6f, 1.0f, 0.0f}}};
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* What one timed call runs. */
 typedef struct ik_case {
@@ -63,13 +56,13 @@ static void run_call(ik_case *c, int i) {
 static double measure(ik_case *c, double seconds) {
     double best = -1.0;
     for (int slice = 0; slice < BENCH_SLICES; slice++) {
-        double start = now_ns(), elapsed;
+        double start = bench_now_ns(), elapsed;
         long calls = 0;
         do {
             for (int i = 0; i < BENCH_BATCH; i++)
                 run_call(c, (int)calls + i);
             calls += BENCH_BATCH;
-            elapsed = now_ns() - start;
+            elapsed = bench_now_ns() - start;
         } while (elapsed < seconds / BENCH_SLICES * 1e9);
         double ns = elapsed / (double)calls;
         if (best < 0.0 || ns < best) best = ns;
