@@ -65,7 +65,8 @@ extern "C" {
  * reachable target is reached exactly; a target beyond the chain's length gives a straight
  * chain pointing at it; one nearer than |bone1 - bone2| a folded chain pointing at it. The
  * middle joint's bend is a rotation about its current bending axis (the normal of start,
- * middle, end), so a knee keeps bending like a knee; a straight chain bends toward the pole.
+ * middle, end), so a knee keeps bending like a knee; a chain straight within 1e-4 rad has no
+ * such axis and bends its middle toward the pole, the start turning without a roll.
  * Bone lengths are those of the current pose. With a bone of zero length nothing is written.
  */
 typedef struct ossa_ik_two_bone_job {

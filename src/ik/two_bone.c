@@ -88,9 +88,11 @@ ossa_result ossa_ik_two_bone(ossa_character *character, const ossa_ik_two_bone_j
     ik_vec m_new = ik_scale(ik_add(ik_scale(u, cos_a), ik_scale(v, sin_a)), l1);
     ik_vec e_new = ik_scale(u, d); /* both relative to a */
 
-    /* the middle joint: bend about its current axis to the new angle between the bones */
-    ik_vec hinge = ik_normalize(ik_cross(bone1, bone2), IK_EPSILON * l1 * l2, &ok);
-    if (!ok) hinge = ik_normalize(ik_cross(bone1, pole), IK_EPSILON * l1 * ik_length(pole), &ok);
+    /* the middle joint: bend about its current axis to the new angle between the bones; a
+     * chain straight within 1e-4 rad has no axis of its own, so it bends the end away from the
+     * pole (the middle toward it), the start turning it without a roll */
+    ik_vec hinge = ik_normalize(ik_cross(bone1, bone2), 1e-4 * l1 * l2, &ok);
+    if (!ok) hinge = ik_normalize(ik_cross(pole, bone1), IK_EPSILON * l1 * ik_length(pole), &ok);
     if (!ok) hinge = ik_any_perpendicular(ik_scale(bone1, 1.0 / l1));
     double bend = angle_between(m_new, ik_sub(e_new, m_new)) - angle_between(bone1, bone2);
     ik_quat middle_q = ik_quat_axis_angle(hinge, bend);

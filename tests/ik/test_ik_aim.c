@@ -200,6 +200,32 @@ static void run_case(const aim_case *c, int trials, int scale, uint64_t seed) {
     ik_subject_free(&s);
 }
 
+/* A target on the joint: nothing to aim at, nothing written; a target inside the offset's
+ * reach: a finite rotation. */
+static void check_degenerate(void) {
+    ik_subject s = ik_subject_load("models/Fox/Fox.glb");
+    if (!s.character) return;
+    int32_t head = ik_node(&s, "b_Head_05");
+    ossa_ik_aim_job job;
+    memset(&job, 0, sizeof job);
+    job.node = head, job.forward[2] = 1.0f, job.up[1] = 1.0f, job.pole[1] = 1.0f;
+    job.weight = 1.0f;
+    double at[3];
+    ik_world_position(s.character, head, at);
+    to_float(at, job.target);
+    ossa_trs *before = ik_pose_copy(&s);
+    CHECK(ossa_ik_aim(s.character, &job, NULL) == OSSA_OK);
+    CHECK(pose_equal(&s, before));
+    job.offset[0] = 50.0f; /* the target within the offset point's distance from the axis */
+    job.target[0] += 1.0f;
+    CHECK(ossa_ik_aim(s.character, &job, NULL) == OSSA_OK);
+    const float *q = ossa_character_pose(s.character)->local[head].rotation;
+    CHECK(isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]) && isfinite(q[3]));
+    CHECK_NEAR(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], 1.0, 1e-5);
+    free(before);
+    ik_subject_free(&s);
+}
+
 int main(void) {
     static const aim_case cases[] = {
         {"models/Fox/Fox.glb",
@@ -216,5 +242,6 @@ int main(void) {
         run_case(&cases[i], 300, 0, 0xA11CEu + (uint64_t)i);
         run_case(&cases[i], 100, 1, 0xB0Bu + (uint64_t)i);
     }
+    check_degenerate();
     return ossa_test_finish("ik_aim");
 }

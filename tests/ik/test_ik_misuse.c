@@ -174,8 +174,9 @@ static void chain_refusals(ik_subject *s) {
     CHECK(!pose_intact());
 }
 
-/* Nodes whose matrix has a shear too small for the loader to refuse are fixed (rig.h): their pose is ignored, so IK cannot rotate
- * them; a fixed node between the rotated ones is fine. Chain a(fixed) b c(fixed) d e. */
+/* Nodes whose matrix has a shear too small for the loader to refuse are fixed (rig.h): their pose
+ * is ignored, so IK cannot rotate them; a fixed node between the rotated ones is fine. Chain
+ * a(fixed) b c(fixed) d e. */
 static const char FIXED_GLTF[] =
     "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
     "{\"name\":\"a\",\"matrix\":[1,0,0,0,5e-4,1,0,0,0,0,1,0,0,0,0,1],\"children\":[1]},"

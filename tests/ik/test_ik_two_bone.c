@@ -342,6 +342,68 @@ static void check_non_uniform(ik_subject *s, chain ch, const char *ancestor, uin
     CHECK_NEAR(worst_plane, 0.0, 1e-5);
 }
 
+static int pose_finite(const ik_subject *s) {
+    const ossa_trs *local = ossa_character_pose(s->character)->local;
+    for (uint32_t n = 0; n < s->rig->node_count; n++)
+        for (int k = 0; k < 4; k++)
+            if (!isfinite(local[n].rotation[k])) return 0;
+    return 1;
+}
+
+/* Degenerate cases: a straight chain (made by an out-of-reach target) bends toward the pole
+ * for a reachable target and reaches it; a pole along the target direction still reaches it; a
+ * target on the start joint folds the chain as far as it goes without NaN. */
+static void check_degenerate(ik_subject *s, chain ch) {
+    animate(s, 0, 0.25);
+    double s0[3], m0[3], e0[3], dir[3] = {0.0, 0.0, 0.0};
+    ik_world_position(s->character, ch.start, s0);
+    ik_world_position(s->character, ch.middle, m0);
+    ik_world_position(s->character, ch.end, e0);
+    double l1 = ik_distance(m0, s0), l2 = ik_distance(e0, m0), full = l1 + l2;
+    ik_sub3(e0, s0, dir);
+    double n = ik_norm(dir);
+    for (int i = 0; i < 3; i++)
+        dir[i] /= n;
+    double far[3], near[3], pole[3] = {dir[1] - dir[2], dir[2] - dir[0], dir[0] - dir[1]};
+    for (int i = 0; i < 3; i++)
+        far[i] = s0[i] + 3.0 * full * dir[i], near[i] = s0[i] + 0.6 * full * dir[i];
+    ossa_ik_two_bone_job job = make_job(ch, far, pole);
+    CHECK(ossa_ik_two_bone(s->character, &job, NULL) == OSSA_OK);
+    ossa_character_finish(s->character);
+    double m1[3], e1[3], rel[3];
+    ik_world_position(s->character, ch.middle, m1);
+    ik_world_position(s->character, ch.end, e1);
+    CHECK_NEAR(line_distance(m1, s0, dir) / full, 0.0, 1e-5); /* straight */
+    job = make_job(ch, near, pole);
+    float straight[4];
+    memcpy(straight, ossa_character_pose(s->character)->local[ch.start].rotation, sizeof straight);
+    CHECK(ossa_ik_two_bone(s->character, &job, NULL) == OSSA_OK);
+    /* the start turns by the bend's angle at the start, without rolling the chain over */
+    double d = 0.6 * full, bend = acos((l1 * l1 + d * d - l2 * l2) / (2.0 * l1 * d));
+    CHECK(quat_angle(ossa_character_pose(s->character)->local[ch.start].rotation, straight) <
+          bend + 0.01);
+    ossa_character_finish(s->character);
+    ik_world_position(s->character, ch.middle, m1);
+    ik_world_position(s->character, ch.end, e1);
+    CHECK_NEAR(ik_distance(e1, near) / full, 0.0, 1e-5);
+    ik_sub3(m1, s0, rel);
+    CHECK(ik_dot3(rel, pole) - ik_dot3(rel, dir) * ik_dot3(pole, dir) > 0.1 * l1);
+
+    job = make_job(ch, near, dir); /* the pole along the target direction */
+    CHECK(ossa_ik_two_bone(s->character, &job, NULL) == OSSA_OK);
+    ossa_character_finish(s->character);
+    ik_world_position(s->character, ch.end, e1);
+    CHECK(pose_finite(s));
+    CHECK_NEAR(ik_distance(e1, near) / full, 0.0, 1e-5);
+
+    job = make_job(ch, s0, pole); /* the target on the start joint */
+    CHECK(ossa_ik_two_bone(s->character, &job, NULL) == OSSA_OK);
+    ossa_character_finish(s->character);
+    ik_world_position(s->character, ch.end, e1);
+    CHECK(pose_finite(s));
+    CHECK_NEAR(ik_distance(e1, s0) / full, fabs(l1 - l2) / full, 1e-5);
+}
+
 static void check_model(const char *path, const char *const (*chains)[3], int chain_count,
                         const char *ancestor, uint64_t seed) {
     ik_subject s = ik_subject_load(path);
@@ -364,6 +426,7 @@ static void check_model(const char *path, const char *const (*chains)[3], int ch
         check_weight_and_twist(&s, ch, seed * 3 + (uint64_t)c);
         check_soften(&s, ch, seed * 5 + (uint64_t)c);
         check_non_uniform(&s, ch, ancestor, seed * 7 + (uint64_t)c);
+        check_degenerate(&s, ch);
     }
     ik_subject_free(&s);
 }
