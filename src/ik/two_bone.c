@@ -78,7 +78,8 @@ ossa_result ossa_ik_two_bone(ossa_character *character, const ossa_ik_two_bone_j
     if (!ok) u = ik_normalize(ik_sub(c, a), tiny, &ok);
     if (!ok) u = ik_scale(bone1, 1.0 / l1);
     double d = reach(ik_length(ik_sub(target, a)), l1, l2, job->soften);
-    ik_vec turned = ik_quat_rotate(ik_quat_axis_angle(u, job->twist), pole);
+    ik_vec turned =
+        job->twist != 0.0f ? ik_quat_rotate(ik_quat_axis_angle(u, job->twist), pole) : pole;
     ik_vec v = ik_normalize(ik_reject(turned, u), IK_EPSILON * ik_length(turned), &ok);
     if (!ok) v = ik_normalize(ik_reject(bone1, u), tiny, &ok);
     if (!ok) v = ik_any_perpendicular(u);
