@@ -33,16 +33,14 @@ static ossa_result check_axes(const float *forward, const float *up, const float
 }
 
 /* The rotation (in the joint's parent space, about the joint) that aims the goal frame, whose
- * node has world matrix `last`, from a joint whose parent has world matrix `parent` and that
- * sits at world position `joint`. Returns 0 when nothing can be aimed (a singular parent, a
- * target on the joint). */
-static int solve_aim(const aim_goal *goal, const ik_affine *parent, ik_vec joint,
+ * node has world matrix `last`, from a joint at world position `joint` whose parent's world
+ * matrix has the inverse `inverse`. Returns 0 when nothing can be aimed (a target on the
+ * joint). */
+static int solve_aim(const aim_goal *goal, const ik_affine *inverse, ik_vec joint,
                      const ik_affine *last, ik_quat *out) {
-    ik_affine inverse;
-    if (!ik_affine_invert(parent, &inverse)) return 0;
-    ik_affine frame = ik_affine_mul(&inverse, last); /* the last node, seen from the parent */
-    ik_vec a = ik_affine_point(&inverse, joint);
-    ik_vec to_target = ik_sub(ik_affine_point(&inverse, goal->target), a);
+    ik_affine frame = ik_affine_mul(inverse, last); /* the last node, seen from the parent */
+    ik_vec a = ik_affine_point(inverse, joint);
+    ik_vec to_target = ik_sub(ik_affine_point(inverse, goal->target), a);
     ik_vec offset = ik_sub(ik_affine_point(&frame, goal->offset), a);
     int ok;
     ik_vec forward = ik_normalize(ik_affine_vector(&frame, goal->forward), 0.0, &ok);
@@ -63,7 +61,7 @@ static int solve_aim(const aim_goal *goal, const ik_affine *parent, ik_vec joint
 
     /* roll about the joint-to-target axis: up's part across it onto the pole's */
     ik_vec up = ik_reject(ik_quat_rotate(q, ik_affine_vector(&frame, goal->up)), axis);
-    ik_vec pole = ik_reject(ik_affine_vector(&inverse, goal->pole), axis);
+    ik_vec pole = ik_reject(ik_affine_vector(inverse, goal->pole), axis);
     double up_len = ik_length(up), pole_len = ik_length(pole);
     if (up_len > 1e-9 * ik_length(ik_affine_vector(&frame, goal->up)) && pole_len > 0.0) {
         double roll = atan2(ik_dot(ik_cross(up, pole), axis), ik_dot(up, pole));
@@ -85,20 +83,19 @@ static void run_chain(ossa_character *character, const int32_t *nodes, const flo
     for (uint32_t k = 0; k < count; k++) {
         if (weights[k] == 0.0f) continue;
         int32_t node = nodes[k];
-        ik_affine parent_w = ik_parent_world(rig, world, node);
-        ik_affine joint_w = ik_world(world, node), last_w = ik_world(world, last_node);
-        ik_affine parent = ik_affine_mul(&moved, &parent_w),
-                  joint = ik_affine_mul(&moved, &joint_w);
-        ik_affine last = ik_affine_mul(&moved, &last_w);
+        ik_affine parent_w = ik_parent_world(rig, world, node), last_w = ik_world(world, last_node);
+        ik_affine parent = ik_affine_mul(&moved, &parent_w), last = ik_affine_mul(&moved, &last_w);
+        const float *joint = world + 12 * (size_t)node;
+        ik_vec at = ik_affine_point(&moved, ik_v(joint[3], joint[7], joint[11]));
+        ik_affine inverse;
         ik_quat q;
-        ik_vec at = ik_affine_origin(&joint);
-        if (!solve_aim(goal, &parent, at, &last, &q)) continue;
+        /* a parent scaled to zero leaves nothing a rotation could move */
+        if (!ik_affine_invert(&parent, &inverse) || !solve_aim(goal, &inverse, at, &last, &q))
+            continue;
         q = ik_quat_weighted(q, weights[k]);
         ik_rotate_local(pose->local[node].rotation, q);
         if (k + 1 == count) break;
         /* world' = parent * rotation about the joint (parent space) * parent^-1 * world */
-        ik_affine inverse;
-        ik_affine_invert(&parent, &inverse);
         ik_affine turn = ik_affine_rotation_about(q, ik_affine_point(&inverse, at));
         ik_affine step = ik_affine_mul(&turn, &inverse);
         step = ik_affine_mul(&parent, &step);
