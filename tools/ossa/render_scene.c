@@ -162,7 +162,7 @@ void render_scene_evaluate(render_scene *s, int clip, const float *times, int up
             const render_drawable *draw = &s->drawables[d];
             float *palette = s->palette + 12 * ((size_t)draw->palette_base + i * draw->joint_count);
             if (draw->skin >= 0)
-                ossa_palette_world(rig, (uint32_t)draw->skin, s->world, palette);
+                (void)ossa_palette_world(rig, (uint32_t)draw->skin, s->world, palette, NULL);
             else
                 memcpy(palette, s->world + 12 * draw->rig_node, 12 * sizeof(float));
             for (uint32_t j = 0; j < draw->joint_count; j++)
@@ -209,7 +209,9 @@ static void draw_cpu_instance(render_scene *s, ossa_gpu_renderer *renderer, rend
         ossa_skin_output out = {0};
         out.positions = s->cpu_positions;
         out.normals = ossa_skin_mesh_has_normals(d->cpu[p]) ? s->cpu_normals : NULL;
-        ossa_skin_mesh_run(d->cpu[p], &f, &out, 0, ossa_skin_mesh_slot_count(d->cpu[p]));
+        /* The scratch holds the largest primitive: the run cannot be refused. */
+        (void)ossa_skin_mesh_run(d->cpu[p], &f, &out, ossa_skin_mesh_vertex_count(d->cpu[p]), 0,
+                                 ossa_skin_mesh_slot_count(d->cpu[p]), NULL);
         ossa_gpu_mesh_update_vertices(d->gpu, p, s->cpu_positions, out.normals);
     }
     ossa_gpu_skinning k = {0};
@@ -261,11 +263,13 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
     float *times = calloc(s->instances, sizeof(float));
     float saved_spacing = s->spacing;
     s->spacing = 0; /* every instance at the origin while measuring one */
-    const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips) ? ossa_clip_set_clip(s->clips, clip) : NULL;
+    const ossa_clip *c = clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips)
+                             ? ossa_clip_set_clip(s->clips, clip)
+                             : NULL;
     for (int k = 0; times && k < samples; k++) {
-        float t =
-            c ? ossa_clip_start(c) + ossa_clip_duration(c) * (float)k / (float)(samples > 1 ? samples - 1 : 1) : 0;
+        float t = c ? ossa_clip_start(c) +
+                          ossa_clip_duration(c) * (float)k / (float)(samples > 1 ? samples - 1 : 1)
+                    : 0;
         for (uint32_t i = 0; i < s->instances; i++)
             times[i] = t;
         render_scene_evaluate(s, clip, times, 1);
