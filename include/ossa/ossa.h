@@ -1,7 +1,8 @@
 /**
  * @file ossa.h
  * @brief All of ossa's CPU-side API in one include: documents, models and characters, sampling,
- * mixing, poses and palettes, skinning, the thread pool and the built-in demo model.
+ * mixing, poses and palettes, inverse kinematics, skinning, the thread pool and the built-in
+ * demo model.
  *
  * The OpenGL layer (gl.h) is separate: it needs libepoxy and EGL or GLFW.
  */
@@ -16,6 +17,7 @@
 #include "palette.h"
 #include "model.h"
 #include "mix.h"
+#include "ik.h"
 #include "skin.h"
 #include "thread_pool.h"
 #include "demo.h"
