@@ -1,0 +1,36 @@
+"""Builds the Python package's C library: the CPU library of src/ (no OpenGL) and the package's
+helpers (python/csrc/), as one shared object inside the package (ossa/_ossa*.so), loaded with
+ctypes. Metadata is in pyproject.toml.
+
+From the build tree, without installing:  python3 setup.py build_ext --inplace
+(then PYTHONPATH=python; `make test-python` does both and runs the tests)."""
+
+import glob
+
+from setuptools import Extension, setup
+
+# The layers of the CPU library, as CMakeLists.txt lists them (src/gpu is the OpenGL layer).
+LAYERS = ["io", "rig", "clip", "model", "anim", "pose", "skin", "demo"]
+SOURCES = sorted(f for layer in LAYERS for f in glob.glob(f"src/{layer}/*.c"))
+SOURCES += sorted(glob.glob("python/csrc/*.c"))
+HEADERS = sorted(glob.glob("include/ossa/*.h") + glob.glob("src/**/*.h", recursive=True))
+
+library = Extension(
+    "ossa._ossa",
+    sources=SOURCES,
+    depends=HEADERS,  # a changed header rebuilds the library
+    include_dirs=["include", "src"],
+    libraries=["cjson", "m"],
+    # C11 as CMake compiles it: ISO mode also means no contraction into fused multiply-adds,
+    # so every float is the same as in the CMake build of the library.
+    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-pthread"],
+    extra_link_args=["-pthread"],
+)
+
+setup(
+    package_dir={"": "python"},
+    packages=["ossa"],
+    ext_modules=[library],
+    # Out of CMake's build/ folder; two compiler processes (the machines have two cores).
+    options={"build": {"build_base": "build-python"}, "build_ext": {"parallel": 2}},
+)
