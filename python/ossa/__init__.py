@@ -18,3 +18,7 @@ from ._pose import Pose
 __all__ = ["Animation", "Error", "Model", "Node", "Pose", "Primitive", "Skin", "Skinned",
            "demo", "load"]
 __version__ = "0.1.0"
+
+for _public in (Animation, Error, Model, Node, Pose, Primitive, Skin, Skinned):
+    _public.__module__ = __name__  # tracebacks and reprs say ossa.Error, not ossa._error.Error
+del _public
