@@ -1,12 +1,13 @@
 """The trajectory of a joint over one animation cycle, in the style of a notebook (each `# %%`
-is a cell). Plotted with matplotlib when it is installed (saved as trajectory.png), otherwise
-printed.
+is a cell). Plotted with matplotlib when it is installed (saved as out/trajectory.png),
+otherwise printed.
 
     python3 python/examples/trajectory.py                      # the demo's tentacle tip, idle
     python3 python/examples/trajectory.py Fox.glb b_Tail03_014 Run  # MODEL JOINT ANIMATION
 """
 
 # %% Load a model: a .gltf / .glb file, or ossa's built-in demo (no file needed).
+import os
 import sys
 
 import numpy as np
@@ -52,5 +53,6 @@ else:
     axes.set_xlabel("seconds")
     axes.legend()
     figure.tight_layout()
-    figure.savefig("trajectory.png", dpi=100)
-    print("wrote trajectory.png")
+    os.makedirs("out", exist_ok=True)
+    figure.savefig(os.path.join("out", "trajectory.png"), dpi=100)
+    print("wrote out/trajectory.png")

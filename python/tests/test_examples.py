@@ -47,6 +47,6 @@ def test_trajectory_example_with_matplotlib_when_installed(tmp_path):
     except ImportError:
         assert "matplotlib is not installed" in out
         return
-    assert "wrote trajectory.png" in out
-    with open(tmp_path / "trajectory.png", "rb") as f:
+    assert "wrote out/trajectory.png" in out
+    with open(tmp_path / "out" / "trajectory.png", "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
