@@ -84,8 +84,8 @@ static void check_rig(const ossa_document *doc, const ossa_rig *rig) {
 }
 
 static void check_clips(const ossa_document *doc, const ossa_rig *rig, const ossa_clip_set *set) {
-    REQUIRE(ossa_clip_set_count(set) == doc->animation_count, "%u clips for %u animations", ossa_clip_set_count(set),
-            doc->animation_count);
+    REQUIRE(ossa_clip_set_count(set) == doc->animation_count, "%u clips for %u animations",
+            ossa_clip_set_count(set), doc->animation_count);
     for (uint32_t c = 0; c < ossa_clip_set_count(set); c++) {
         const ossa_clip *clip = ossa_clip_set_clip(set, c);
         for (uint32_t t = 0; t < clip->track_count; t++)

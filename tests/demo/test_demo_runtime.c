@@ -103,7 +103,8 @@ int main(void) {
         CHECK(ossa_clip_set_count(p.clips) == 3);
         const char *names[3] = {"idle", "gust", "tick"};
         for (uint32_t c = 0; c < ossa_clip_set_count(p.clips) && c < 3; c++) {
-            CHECK(ossa_clip_name(ossa_clip_set_clip(p.clips, c)) && !strcmp(ossa_clip_name(ossa_clip_set_clip(p.clips, c)), names[c]));
+            CHECK(ossa_clip_name(ossa_clip_set_clip(p.clips, c)) &&
+                  !strcmp(ossa_clip_name(ossa_clip_set_clip(p.clips, c)), names[c]));
             CHECK_NEAR(ossa_clip_duration(ossa_clip_set_clip(p.clips, c)), OSSA_DEMO_DURATION, 0);
         }
         CHECK(rig_node(&p, "windmill") >= 0 && rig_node(&p, "tentacle") >= 0);

@@ -173,7 +173,8 @@ static void check_pool(const model *m, unsigned threads) {
     ossa_thread_pool *pool = NULL;
     CHECK(ossa_thread_pool_create(threads, &pool) == OSSA_OK);
     if (pose.local && pose.weights && world && palette && one && split && pool) {
-        ossa_clip_sample(rig, ossa_clip_set_clip(m->clips, 0), ossa_clip_start(ossa_clip_set_clip(m->clips, 0)) + 0.4f, NULL, &pose);
+        ossa_clip_sample(rig, ossa_clip_set_clip(m->clips, 0),
+                         ossa_clip_start(ossa_clip_set_clip(m->clips, 0)) + 0.4f, NULL, &pose);
         ossa_fk_matrices(rig, &pose, world);
         ossa_skin_frame frame;
         memset(&frame, 0, sizeof frame);

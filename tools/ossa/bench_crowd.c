@@ -5,17 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "ossa/model.h"
-
-#define BENCH_SLICES 10
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 typedef struct crowd {
     ossa_character **characters;
@@ -53,7 +45,7 @@ static int crowd_alloc(crowd *c, const ossa_model *model, int count) {
 /* Frames for about `seconds`; returns nanoseconds per frame. */
 static double run_frames(crowd *c, int count, ossa_thread_pool *pool, double seconds,
                          double *clock) {
-    double start = now_ns();
+    double start = bench_now_ns();
     long frames = 0;
     do {
         for (int i = 0; i < count; i++)
@@ -62,8 +54,8 @@ static double run_frames(crowd *c, int count, ossa_thread_pool *pool, double sec
                                pool, NULL);
         *clock += 1.0 / 60.0;
         frames++;
-    } while (now_ns() - start < seconds * 1e9);
-    return (now_ns() - start) / (double)frames;
+    } while (bench_now_ns() - start < seconds * 1e9);
+    return (bench_now_ns() - start) / (double)frames;
 }
 
 int bench_crowd(const char *model_path, int characters, double seconds, ossa_thread_pool *pool,

@@ -45,8 +45,9 @@ static void frame_camera(render_scene *scene, int clip, ossa_gpu_camera *camera,
 /* Times of every instance: instance i runs i/N of the clip ahead of instance 0. */
 static void instance_times(const render_scene *scene, int clip, double clock, int loop,
                            float *times) {
-    const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(scene->clips) ? ossa_clip_set_clip(scene->clips, clip) : NULL;
+    const ossa_clip *c = clip >= 0 && (uint32_t)clip < ossa_clip_set_count(scene->clips)
+                             ? ossa_clip_set_clip(scene->clips, clip)
+                             : NULL;
     for (uint32_t i = 0; i < scene->instances; i++) {
         double offset = c ? (double)ossa_clip_duration(c) * i / scene->instances : 0;
         times[i] =
@@ -59,7 +60,9 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     int clip = ossa_clip_set_count(scene->clips) ? o->anim : -1;
     const ossa_clip *c = clip >= 0 ? ossa_clip_set_clip(scene->clips, clip) : NULL;
     double start = isnan(o->time) ? (c ? ossa_clip_start(c) : 0) : o->time;
-    double duration = o->duration >= 0 ? o->duration : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
+    double duration = o->duration >= 0
+                          ? o->duration
+                          : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
     int frames = kind == OUTPUT_PNG ? 1
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
@@ -209,7 +212,8 @@ int cmd_render(int argc, char **argv) {
     } else {
         render_scene scene;
         ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning);
-        if (ok && ossa_clip_set_count(scene.clips) && (uint32_t)o.anim >= ossa_clip_set_count(scene.clips)) {
+        if (ok && ossa_clip_set_count(scene.clips) &&
+            (uint32_t)o.anim >= ossa_clip_set_count(scene.clips)) {
             fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim,
                     ossa_clip_set_count(scene.clips));
             render_scene_close(&scene);

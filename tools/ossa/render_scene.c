@@ -261,11 +261,13 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
     float *times = calloc(s->instances, sizeof(float));
     float saved_spacing = s->spacing;
     s->spacing = 0; /* every instance at the origin while measuring one */
-    const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips) ? ossa_clip_set_clip(s->clips, clip) : NULL;
+    const ossa_clip *c = clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips)
+                             ? ossa_clip_set_clip(s->clips, clip)
+                             : NULL;
     for (int k = 0; times && k < samples; k++) {
-        float t =
-            c ? ossa_clip_start(c) + ossa_clip_duration(c) * (float)k / (float)(samples > 1 ? samples - 1 : 1) : 0;
+        float t = c ? ossa_clip_start(c) +
+                          ossa_clip_duration(c) * (float)k / (float)(samples > 1 ? samples - 1 : 1)
+                    : 0;
         for (uint32_t i = 0; i < s->instances; i++)
             times[i] = t;
         render_scene_evaluate(s, clip, times, 1);
