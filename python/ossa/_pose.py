@@ -1,7 +1,5 @@
 """ossa.Pose: a model's pose at one or more times, as NumPy arrays in glTF node order."""
 
-import numpy as np
-
 
 class Pose:
     """What Model.sample and Model.rest_pose return, for T times (len(pose) == T).

@@ -1,5 +1,6 @@
 """The README's Python quick start and python/examples/trajectory.py run as written."""
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -42,9 +43,7 @@ def test_trajectory_example_prints_without_matplotlib(tmp_path):
 
 def test_trajectory_example_with_matplotlib_when_installed(tmp_path):
     out = run_python([EXAMPLE], tmp_path)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("matplotlib") is None:
         assert "matplotlib is not installed" in out
         return
     assert "wrote out/trajectory.png" in out
