@@ -6,13 +6,22 @@ From the build tree, without installing:  python3 setup.py build_ext --inplace
 (then PYTHONPATH=python; `make test-python` does both and runs the tests)."""
 
 import glob
+import re
 
 from setuptools import Extension, setup
 
-# The layers of the CPU library, as CMakeLists.txt lists them (src/gpu is the OpenGL layer).
-LAYERS = ["io", "rig", "clip", "model", "anim", "pose", "skin", "demo"]
-SOURCES = sorted(f for layer in LAYERS for f in glob.glob(f"src/{layer}/*.c"))
-SOURCES += sorted(glob.glob("python/csrc/*.c"))
+
+def cpu_library_sources():
+    """The sources of the CPU library as CMakeLists.txt globs them (OSSA_SOURCES: every layer
+    but the OpenGL one), so that a layer added there is built here too."""
+    with open("CMakeLists.txt") as f:
+        found = re.search(r"file\(GLOB OSSA_SOURCES CONFIGURE_DEPENDS([^)]*)\)", f.read())
+    if not found:
+        raise SystemExit("setup.py: CMakeLists.txt no longer globs OSSA_SOURCES")
+    return sorted(f for pattern in found.group(1).split() for f in glob.glob(pattern))
+
+
+SOURCES = cpu_library_sources() + sorted(glob.glob("python/csrc/*.c"))
 HEADERS = sorted(glob.glob("include/ossa/*.h") + glob.glob("src/**/*.h", recursive=True))
 
 library = Extension(
@@ -24,7 +33,8 @@ library = Extension(
     # C11 as CMake compiles it: ISO mode also means no contraction into fused multiply-adds,
     # so every float is the same as in the CMake build of the library.
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-pthread"],
-    extra_link_args=["-pthread"],
+    # Every symbol resolved when linking: a source missing here fails the build, not the import.
+    extra_link_args=["-pthread", "-Wl,--no-undefined"],
 )
 
 setup(
