@@ -113,4 +113,4 @@ docs:
 	fi
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz build-python
