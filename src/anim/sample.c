@@ -160,12 +160,8 @@ ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float t
     return OSSA_OK;
 }
 
-void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
-                                ossa_pose *pose) {
-    const ossa_rig *rig = clip->rig;
-    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
-    if (rig->weight_total)
-        memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+/* Every animated track of a clip at `time`: writes those tracks' targets and nothing else. */
+static void sample_tracks(const ossa_clip *clip, float time, ossa_cursor *cursor, ossa_pose *pose) {
 #ifdef OSSA_ANIM_AVX512
     int wide = !force_portable && ossa_anim_avx512_supported();
 #else
@@ -196,6 +192,47 @@ void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *
         for (; track < track_end; track++)
             write_key(clip, track, k, track_target(track, pose));
     }
+}
+
+void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
+                                ossa_pose *pose) {
+    const ossa_rig *rig = clip->rig;
+    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
+    if (rig->weight_total)
+        memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+    sample_tracks(clip, time, cursor, pose);
+}
+
+/* Copies `n` floats of the clip's base pose where they differ from the rest pose: the values of
+ * its constant channels (a constant channel equal to the rest value writes nothing, which is
+ * the same value). */
+static void copy_changed(const float *base, const float *rest, uint32_t n, float *out) {
+    if (n && memcmp(base, rest, n * sizeof(float))) memcpy(out, base, n * sizeof(float));
+}
+
+ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips,
+                              const float *times, uint32_t count, ossa_cursor *cursors,
+                              ossa_pose *pose) {
+    for (uint32_t c = 0; c < count; c++)
+        if (!clips[c] || clips[c]->rig != rig ||
+            (cursors && cursors[c].capacity < clips[c]->timeline_count))
+            return OSSA_ERROR_ARGUMENT;
+    ossa_pose_set_rest(rig, pose);
+    for (uint32_t c = 0; c < count; c++) {
+        const ossa_clip *clip = clips[c];
+        for (uint32_t n = 0; n < rig->node_count; n++) {
+            const ossa_trs *base = &clip->base_local[n], *rest = &rig->rest[n];
+            ossa_trs *out = &pose->local[n];
+            copy_changed(base->translation, rest->translation, 3, out->translation);
+            copy_changed(base->rotation, rest->rotation, 4, out->rotation);
+            copy_changed(base->scale, rest->scale, 3, out->scale);
+            uint32_t w = rig->weight_offset[n];
+            copy_changed(clip->base_weights + w, rig->rest_weights + w, rig->weight_count[n],
+                         pose->weights + w);
+        }
+        sample_tracks(clip, times[c], cursors ? &cursors[c] : NULL, pose);
+    }
+    return OSSA_OK;
 }
 
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap) {

@@ -16,6 +16,7 @@
 #include "bench_ik.h"
 #include "bench_skinning.h"
 #include "bench_triad.h"
+#include "cli_report.h"
 #include "commands.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
@@ -257,7 +258,7 @@ static void bench_meshes(bench_report *rep, const bench_args *a, ossa_thread_poo
 
 /* Every skinned primitive of a model, with a real (rest pose) world-space palette. */
 static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_thread_pool *pool,
-                                 const char *path) {
+                                 const char *path, const char *label) {
     ossa_document *doc = NULL;
     ossa_rig *rig = NULL;
     ossa_error error;
@@ -304,8 +305,8 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     }
     /* a small crowd (16 instances, separate outputs): the meshes are skinned from cache, as
      * in a game that skins its characters one after another */
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (count) bench_meshes(rep, a, pool, name, meshes, mesh_palettes, mesh_dqs, joints, count, 16);
+    if (count)
+        bench_meshes(rep, a, pool, label, meshes, mesh_palettes, mesh_dqs, joints, count, 16);
     for (int i = 0; i < count; i++)
         ossa_skin_mesh_free(meshes[i]);
     free(offset);
@@ -408,6 +409,30 @@ static void print_table(const bench_report *rep, const bench_args *a) {
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
+/* The last `depth` components of a path ("a/b/Fox.glb", 2: "b/Fox.glb"; the whole path when it
+ * has fewer). */
+static const char *path_tail(const char *path, int depth) {
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '/' && --depth == 0) return p;
+        p--;
+    }
+    return path;
+}
+
+/* The label of model i in the rows: its base name, with as many parent folders as it takes to
+ * tell it from every other file of the list (two Fox.glb in different folders). */
+static void model_label(const char *const *models, int count, int i, char *label, size_t size) {
+    int depth = 1;
+    for (int j = 0; j < count; j++) {
+        if (!strcmp(models[j], models[i])) continue; /* the same file */
+        while (path_tail(models[i], depth) != models[i] &&
+               !strcmp(path_tail(models[i], depth), path_tail(models[j], depth)))
+            depth++;
+    }
+    snprintf(label, size, "%s", path_tail(models[i], depth));
+}
+
 /* Loads every model once before anything is measured: a model that cannot be benchmarked is
  * reported once, by its loader's error, and nothing runs. */
 static int models_load(const char *const *models, int count) {
@@ -423,9 +448,7 @@ static int models_load(const char *const *models, int count) {
         ossa_rig_free(rig);
         ossa_document_free(doc);
         if (r != OSSA_OK) {
-            char text[1100];
-            ossa_error_format(&error, text, sizeof text);
-            fprintf(stderr, "error: %s\n", text);
+            cli_report_error(models[i], &error);
             return 0;
         }
     }
@@ -481,23 +504,30 @@ int cmd_bench(int argc, char **argv) {
         rep->threads > 1 ? bench_triad_gbs(triad_elements, a.seconds, pool) : rep->triad_gbs;
     int status = EXIT_OK;
     for (int i = 0; i < a.model_count; i++) {
+        static char labels[MAX_MODELS][256]; /* rows keep pointers to model names until printed */
+        char *label = labels[i];
+        model_label(a.models, a.model_count, i, label, sizeof labels[i]);
         for (int cursor = 1; cursor >= 0; cursor--) {
             bench_character_result *c = &rep->characters[rep->character_count];
-            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0)
+            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0) {
+                snprintf(c->model, sizeof c->model, "%s", label);
                 rep->character_cursor[rep->character_count++] = cursor;
-            else
+            } else {
                 status = EXIT_MODEL_ERROR;
+            }
         }
         for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
             bench_crowd_result *c = &rep->crowd[rep->crowd_count];
             if (bench_crowd(a.models[i], a.crowd, a.seconds, pass ? pool : NULL, c) == 0)
-                rep->crowd_count++;
+                snprintf(rep->crowd[rep->crowd_count++].model, sizeof c->model, "%s", label);
             else
                 status = EXIT_MODEL_ERROR;
         }
-        bench_model_skinning(rep, &a, pool, a.models[i]);
+        bench_model_skinning(rep, &a, pool, a.models[i], label);
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < ik_rows; r++)
+            snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
         rep->ik_count += ik_rows > 0 ? ik_rows : 0;
     }
     const uint32_t joints = 64;

@@ -1,0 +1,15 @@
+/* How the commands report a model's problems on stderr: the file as the user gave it (the
+ * library's messages carry only its base name), then the JSON path and the message. */
+#ifndef OSSA_TOOL_CLI_REPORT_H
+#define OSSA_TOOL_CLI_REPORT_H
+
+#include "ossa/document.h"
+#include "ossa/result.h"
+
+/* "error: FILE: JSON-PATH: message" (FILE: the error's own file when `file` is NULL). */
+void cli_report_error(const char *file, const ossa_error *error);
+
+/* "warning: FILE: JSON-PATH: message" for each warning of the document. */
+void cli_report_warnings(const char *file, const ossa_document *document);
+
+#endif
