@@ -34,7 +34,7 @@ build-asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DOSSA_SANITIZE=address,undefined $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
-# The demo needs the ossa command only, not the test suites (about a tenth of the compile).
+# The demo needs the ossa command only, not the test suites (a third of the compile).
 demo: deps
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build -j $(JOBS) --target ossa_cli

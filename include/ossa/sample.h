@@ -74,10 +74,10 @@ ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float t
  * constant channels), so clips that animate different nodes all play at once (a file with one
  * clip per object, a face clip over a body clip). Where two clips animate the same property
  * the later one in the list wins. Unlike ::ossa_clip_sample, which writes the whole pose
- * (each clip's base pose included), no clip overwrites another's nodes. Allocates nothing.
- * A constant channel whose value equals the rest value is not told apart from no channel (it
- * writes nothing); the result is the same unless a clip before it animates that property.
- * @param clips count clips of `rig`; @param times count clip times (see ::ossa_clip_time).
+ * (each clip's base pose included), no clip overwrites what another animates unless it has a
+ * channel for the same property (a channel that holds one value counts). Allocates nothing.
+ * @param clips count clips of `rig`.
+ * @param times count clip times, times[i] for clips[i] (see ::ossa_clip_time).
  * @param cursors NULL for the stateless search, else count cursors, cursors[i] of clips[i].
  * @return OSSA_ERROR_ARGUMENT, with nothing written, when a clip is NULL or of another rig or
  *         a cursor is smaller than its clip's ::ossa_cursor_size; OSSA_OK otherwise (count 0

@@ -203,13 +203,6 @@ void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *
     sample_tracks(clip, time, cursor, pose);
 }
 
-/* Copies `n` floats of the clip's base pose where they differ from the rest pose: the values of
- * its constant channels (a constant channel equal to the rest value writes nothing, which is
- * the same value). */
-static void copy_changed(const float *base, const float *rest, uint32_t n, float *out) {
-    if (n && memcmp(base, rest, n * sizeof(float))) memcpy(out, base, n * sizeof(float));
-}
-
 ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips,
                               const float *times, uint32_t count, ossa_cursor *cursors,
                               ossa_pose *pose) {
@@ -220,15 +213,21 @@ ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips
     ossa_pose_set_rest(rig, pose);
     for (uint32_t c = 0; c < count; c++) {
         const ossa_clip *clip = clips[c];
+        /* the clip's constant channels from its base pose (its animated tracks follow) */
         for (uint32_t n = 0; n < rig->node_count; n++) {
-            const ossa_trs *base = &clip->base_local[n], *rest = &rig->rest[n];
+            uint8_t paths = clip->node_paths[n];
+            if (!paths) continue;
+            const ossa_trs *base = &clip->base_local[n];
             ossa_trs *out = &pose->local[n];
-            copy_changed(base->translation, rest->translation, 3, out->translation);
-            copy_changed(base->rotation, rest->rotation, 4, out->rotation);
-            copy_changed(base->scale, rest->scale, 3, out->scale);
-            uint32_t w = rig->weight_offset[n];
-            copy_changed(clip->base_weights + w, rig->rest_weights + w, rig->weight_count[n],
-                         pose->weights + w);
+            if (paths & (1u << OSSA_PATH_TRANSLATION))
+                memcpy(out->translation, base->translation, sizeof out->translation);
+            if (paths & (1u << OSSA_PATH_ROTATION))
+                memcpy(out->rotation, base->rotation, sizeof out->rotation);
+            if (paths & (1u << OSSA_PATH_SCALE)) memcpy(out->scale, base->scale, sizeof out->scale);
+            if (paths & (1u << OSSA_PATH_WEIGHTS))
+                memcpy(pose->weights + rig->weight_offset[n],
+                       clip->base_weights + rig->weight_offset[n],
+                       rig->weight_count[n] * sizeof(float));
         }
         sample_tracks(clip, times[c], cursors ? &cursors[c] : NULL, pose);
     }
