@@ -61,28 +61,33 @@ int copy_file(const char *from, const char *to) {
     return ok;
 }
 
-const char *write_unsafe_model(void) {
-    const char *dir = "models/BlenderAllAnimations/";
-    char from[1024];
-    snprintf(from, sizeof from, "%s", ossa_test_shared_path(dir));
+const char *write_blender_copy(const char *relative, const char *buffer_uri, const char *members) {
     char gltf[1200], bin[1200];
-    snprintf(gltf, sizeof gltf, "%s03_all_animations.gltf", from);
-    snprintf(bin, sizeof bin, "%s03_all_animations.bin", from);
+    snprintf(gltf, sizeof gltf, "%s",
+             ossa_test_shared_path("models/BlenderAllAnimations/03_all_animations.gltf"));
+    snprintf(bin, sizeof bin, "%s",
+             ossa_test_shared_path("models/BlenderAllAnimations/03_all_animations.bin"));
     mkdir(scratch_path("sub"), 0777);
     if (!copy_file(bin, scratch_path("03_all_animations.bin"))) return NULL;
     size_t size;
     char *text = (char *)ossa_test_read_file(gltf, &size);
     if (!text) return NULL;
     const char *uri = "\"03_all_animations.bin\"";
-    char *at = strstr(text, uri);
-    const char *out_path = scratch_path("sub/model.gltf");
-    FILE *f = at ? fopen(out_path, "wb") : NULL;
+    char *at = strstr(text, uri), *open = strchr(text, '{');
+    const char *out_path = scratch_path(relative);
+    FILE *f = at && open && open < at ? fopen(out_path, "wb") : NULL;
     if (f) {
-        fwrite(text, 1, (size_t)(at - text), f);
-        fputs("\"../03_all_animations.bin\"", f);
+        fwrite(text, 1, (size_t)(open + 1 - text), f);
+        fputs(members, f);
+        fwrite(open + 1, 1, (size_t)(at - open - 1), f);
+        fprintf(f, "\"%s\"", buffer_uri);
         fputs(at + strlen(uri), f);
         fclose(f);
     }
     free(text);
     return f ? out_path : NULL;
+}
+
+const char *write_unsafe_model(void) {
+    return write_blender_copy("sub/model.gltf", "../03_all_animations.bin", "");
 }

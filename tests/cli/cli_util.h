@@ -18,6 +18,11 @@ const char *scratch_path(const char *relative);
 /* Copies a file; 1 on success. */
 int copy_file(const char *from, const char *to);
 
+/* Writes BlenderAllAnimations as scratch/RELATIVE (a .gltf) with its buffer at
+ * scratch/03_all_animations.bin, named by buffer_uri, and `members` (JSON members each followed
+ * by a comma, or "") first in its top-level object. Returns the path, NULL on failure. */
+const char *write_blender_copy(const char *relative, const char *buffer_uri, const char *members);
+
 /* Writes BlenderAllAnimations as scratch/sub/model.gltf with its buffer one folder up
  * ("../03_all_animations.bin"): an unsafe path that --allow-unsafe-paths lets load. Returns
  * the model's path, NULL on failure. */

@@ -196,6 +196,11 @@ static void check_unsafe_paths(void) {
     CHECK(cli("sample '%s' --time 1", model) == 1);
     CHECK(cli("sample '%s' --time 1 --allow-unsafe-paths --anim all", model) == 0);
     CHECK(occurrences(cli_out, "  node ") == 4);
+    const char *quick = "--seconds 0.02 --vertices 1024 --characters 2 --crowd 4 --threads 1";
+    CHECK(cli("bench --models '%s' %s", model, quick) == 1);
+    CHECK(occurrences(cli_err, model) == 1 && strstr(cli_err, "buffers[0].uri"));
+    CHECK(cli("bench --models '%s' %s --allow-unsafe-paths --json", model, quick) == 0);
+    CHECK(strstr(cli_out, "\"model\":\"model.gltf\"") != NULL);
 }
 
 static void check_bench_labels(void) {

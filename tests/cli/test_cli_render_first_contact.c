@@ -1,9 +1,9 @@
 /* `ossa render` and `ossa view` as a new user meets them: an --anim the model lacks is a usage
  * error (2) in both, --anim all / a list plays the animations together (the frame differs from
  * each alone, the order of clips on different objects does not matter, a GIF spans them),
- * render prints the model's warnings and where it wrote (stdout is a file here), creates the
- * folders of -o, names a bad --skinning / --palette / --method value and the path it could not
- * write or load (once), and honours --allow-unsafe-paths. */
+ * render prints the model's warnings (a texture transform it does not draw) and where it wrote
+ * (stdout is a file here), creates the folders of -o, names a bad --skinning / --palette / --method
+ * value and the path it could not write or load (once), and honours --allow-unsafe-paths. */
 #define _POSIX_C_SOURCE 200809L
 #include <gif_lib.h>
 #include <stdio.h>
@@ -102,6 +102,15 @@ static void check_output_and_warnings(void) {
     CHECK(cli("render '%s' --size 64x48 -o '%s'", quad, scratch_path("quad.png")) == 0);
     CHECKF(strstr(cli_err, prefix) != NULL, "%s", cli_err);
     CHECK(strstr(cli_out, "quad.png (1 frame)") != NULL);
+    /* a texture transform that is not drawn: said, not drawn silently */
+    const char *transform =
+        write_blender_copy("transform.gltf", "03_all_animations.bin",
+                           "\"extensionsUsed\":[\"KHR_texture_transform\"],"
+                           "\"extensionsRequired\":[\"KHR_texture_transform\"],");
+    CHECK(transform != NULL);
+    snprintf(prefix, sizeof prefix, "warning: %s: extensionsRequired[0]: ", transform);
+    CHECK(cli("render '%s' --size 64x48 -o '%s'", transform, scratch_path("t.png")) == 0);
+    CHECKF(strstr(cli_err, prefix) && strstr(cli_err, "KHR_texture_transform"), "%s", cli_err);
 }
 
 static void check_unsafe_paths(void) {

@@ -16,3 +16,8 @@ void cli_report_warnings(const char *file, const ossa_document *document) {
         report("warning", file ? file : document->file, document->warnings[w].path,
                document->warnings[w].message);
 }
+
+ossa_load_options *cli_load_options(void) {
+    static ossa_load_options options;
+    return &options;
+}

@@ -1,5 +1,6 @@
-/* How the commands report a model's problems on stderr: the file as the user gave it (the
- * library's messages carry only its base name), then the JSON path and the message. */
+/* How the commands report a model's problems on stderr, and the load options they share: the file
+ * as the user gave it (the library's messages carry only its base name), then the JSON path and the
+ * message. */
 #ifndef OSSA_TOOL_CLI_REPORT_H
 #define OSSA_TOOL_CLI_REPORT_H
 
@@ -11,5 +12,9 @@ void cli_report_error(const char *file, const ossa_error *error);
 
 /* "warning: FILE: JSON-PATH: message" for each warning of the document. */
 void cli_report_warnings(const char *file, const ossa_document *document);
+
+/* The load options of the running command (all defaults unless a command sets them from its
+ * options, as bench does for --allow-unsafe-paths): for helpers that load models themselves. */
+ossa_load_options *cli_load_options(void);
 
 #endif

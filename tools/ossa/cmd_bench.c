@@ -71,7 +71,7 @@ static void usage(FILE *out) {
         out,
         "usage: ossa bench [--models A,B,...] [--seconds S] [--threads N] [--vertices N]\n"
         "                  [--characters N] [--crowd N] [--backend auto|scalar|sse2|avx2|avx512]\n"
-        "                  [--json]\n\n"
+        "                  [--json] [--allow-unsafe-paths]\n\n"
         "A benchmark, not a test. For every model (default: every shared model with a skin,\n"
         "found under $OSSA_SHARED/models or ../shared/models):\n"
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
@@ -101,7 +101,10 @@ static void usage(FILE *out) {
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
         "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
         "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}],\n"
-        "ik [{model, job, ns}].\n");
+        "ik [{model, job, ns}].\n"
+        "Rows name a model by its file name, with as many parent folders as tell two files\n"
+        "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
+        "outside the model's folder (refused by default).\n");
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -119,6 +122,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             return 1;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--allow-unsafe-paths")) {
+            cli_load_options()->allow_unsafe_paths = 1;
         } else if (value && !strcmp(arg, "--seconds")) {
             a->seconds = strtod(value, &end);
             if (*end || !(a->seconds > 0) || a->seconds > 60) goto bad;
@@ -211,7 +216,8 @@ static int default_models(char **list) {
     for (int i = 0; i < count; i++) {
         ossa_document *doc = NULL;
         int skinned =
-            ossa_document_load_file(found[i], NULL, &doc, NULL) == OSSA_OK && doc->skin_count > 0;
+            ossa_document_load_file(found[i], cli_load_options(), &doc, NULL) == OSSA_OK &&
+            doc->skin_count > 0;
         ossa_document_free(doc);
         if (skinned)
             list[kept++] = found[i];
@@ -262,7 +268,7 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     ossa_document *doc = NULL;
     ossa_rig *rig = NULL;
     ossa_error error;
-    if (ossa_document_load_file(path, NULL, &doc, &error) != OSSA_OK ||
+    if (ossa_document_load_file(path, cli_load_options(), &doc, &error) != OSSA_OK ||
         ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK) {
         fprintf(stderr, "ossa bench: %s: %s\n", path, error.message);
         ossa_document_free(doc);
@@ -441,7 +447,7 @@ static int models_load(const char *const *models, int count) {
         ossa_rig *rig = NULL;
         ossa_clip_set *clips = NULL;
         ossa_error error;
-        ossa_result r = ossa_document_load_file(models[i], NULL, &doc, &error);
+        ossa_result r = ossa_document_load_file(models[i], cli_load_options(), &doc, &error);
         if (r == OSSA_OK) r = ossa_rig_build(doc, NULL, &rig, &error);
         if (r == OSSA_OK) r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
         ossa_clip_set_free(clips);
