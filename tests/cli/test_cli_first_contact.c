@@ -215,8 +215,8 @@ static void check_bench_labels(void) {
               a, b) == 0);
     cJSON *root = cJSON_Parse(cli_out);
     CHECK(root != NULL);
-    static const char *const sections[] = {"characters", "crowd", "skinning", "ik"};
-    for (int s = 0; root && s < 4; s++) {
+    static const char *const sections[] = {"characters", "crowd", "skinning", "ik", "mix"};
+    for (int s = 0; root && s < 5; s++) {
         int first = 0, second = 0, other = 0;
         const cJSON *row;
         cJSON_ArrayForEach(row, item(root, sections[s])) {

@@ -73,7 +73,9 @@ static void instance_times(const render_scene *scene, int clip, double clock, in
     double start, duration;
     render_scene_range(scene, clip, &start, &duration);
     for (uint32_t i = 0; i < scene->instances; i++)
-        times[i] = render_scene_time(scene, clip, clock + duration * i / scene->instances, loop);
+        times[i] = scene->mix ? clock /* every character at the mix clock */
+                              : render_scene_time(scene, clip,
+                                                  clock + duration * i / scene->instances, loop);
 }
 
 static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_renderer *renderer,
@@ -81,6 +83,7 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     int clip = render_options_clip(o, scene);
     double start, span;
     int animated = render_scene_range(scene, clip, &start, &span);
+    if (scene->mix) start = 0, span = sample_mix_span(scene->mix), animated = 1;
     if (!isnan(o->time)) start = o->time;
     double duration = o->duration >= 0 ? o->duration : (animated && span > 0 ? span : 2);
     int frames = kind == OUTPUT_PNG ? 1
@@ -243,6 +246,13 @@ int cmd_render(int argc, char **argv) {
     } else {
         render_scene scene;
         code = render_options_open_scene(&o, context, o.instances, "ossa render", &scene);
+        sample_mix mix = {0};
+        if (code == EXIT_OK && o.mix) {
+            if (sample_mix_open(o.mix, scene.model, &mix))
+                scene.mix = &mix;
+            else
+                code = EXIT_MODEL_ERROR;
+        }
         ossa_gpu_renderer *renderer = NULL;
         if (code == EXIT_OK &&
             ossa_gpu_renderer_create(context, o.width, o.height, &renderer, &error) != OSSA_OK) {
@@ -252,6 +262,7 @@ int cmd_render(int argc, char **argv) {
         if (code == EXIT_OK && !write_frames(&o, &scene, renderer, kind)) code = EXIT_MODEL_ERROR;
         ossa_gpu_renderer_destroy(renderer);
         render_scene_close(&scene);
+        sample_mix_free(&mix);
     }
     ossa_gpu_context_destroy(context);
     return code;

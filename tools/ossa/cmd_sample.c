@@ -11,17 +11,21 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "ossa/model.h"
+#include "sample_mix.h"
 #include "sample_primitives.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ossa sample MODEL [--anim K|K,L,...|all] --time T [--time T ...]\n"
+            "usage: ossa sample MODEL [--anim K|K,L,...|all | --mix FILE] --time T [--time T ...]\n"
             "                   [--vertices a,b,c] [--json] [--allow-unsafe-paths]\n\n"
             "Samples animation K (glTF index, default 0) at each time T (seconds; times outside\n"
             "the animation clamp to its first/last keys). --anim 0,2 or --anim all samples\n"
             "several animations together on the file's timeline: the rest pose, then each\n"
             "animation writes the properties it animates (a later one wins where two animate\n"
-            "the same), each clamped to its own keys.\n\n"
+            "the same), each clamped to its own keys.\n"
+            "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
+            "weights over time, masks, additive layers, sync groups; see include/ossa/mix.h)\n"
+            "at each mix clock T; --json then has animation and animation_name null and mix.\n\n"
             "Without --json, for each time: every node's world translation (a table), the\n"
             "morph weights of every node that has some, the world-space joint matrices\n"
             "world(joint) * IBM of every skin (3x4, row by row) and, for the vertices listed\n"
@@ -41,6 +45,7 @@ static void usage(FILE *out) {
 typedef struct sample_args {
     const char *model;
     anim_select anim;
+    const char *mix;
     double *times;
     int time_count;
     uint32_t *vertices;
@@ -82,7 +87,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
             a->json = 1;
         } else if (!strcmp(arg, "--allow-unsafe-paths")) {
             a->allow_unsafe_paths = 1;
-        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices")) {
+        } else if (!strcmp(arg, "--mix") && i + 1 < argc) {
+            a->mix = argv[++i];
+        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices") ||
+                   !strcmp(arg, "--mix")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ossa sample: %s needs a value\n", arg);
                 return EXIT_USAGE;
@@ -123,6 +131,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
     }
     if (!a->model || a->time_count == 0) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (a->mix && a->anim.given) {
+        fprintf(stderr, "ossa sample: --anim and --mix exclude each other\n");
         return EXIT_USAGE;
     }
     return -1;
@@ -271,7 +283,7 @@ static ossa_result sample_at(const ossa_model *model, ossa_character *character,
 
 static int run(const sample_args *a, ossa_document *doc, const ossa_model *model,
                ossa_character *character, uint32_t *palette_offset, uint32_t *animations,
-               const ossa_clip **clips, float *clip_times) {
+               const ossa_clip **clips, float *clip_times, sample_mix *mix) {
     ossa_error error = {0};
     const ossa_rig *rig = ossa_model_rig(model);
     uint32_t clip_count = ossa_model_clip_count(model);
@@ -284,7 +296,11 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
                     a->vertices[i], a->model, (unsigned long long)largest);
             return EXIT_USAGE;
         }
-    uint32_t count = anim_select_resolve(&a->anim, clip_count, animations);
+    if (a->mix && sample_mix_load(a->mix, model, mix, &error) != OSSA_OK) {
+        cli_report_error(a->mix, &error); /* the error is the mix file's */
+        return EXIT_MODEL_ERROR;
+    }
+    uint32_t count = a->mix ? 0 : anim_select_resolve(&a->anim, clip_count, animations);
     for (uint32_t k = 0; k < count; k++)
         clips[k] = ossa_model_clip(model, animations[k]);
     /* The character's palettes are the skins' world-space palettes one after another. */
@@ -304,15 +320,22 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
     if (a->json) {
         fputs("{\"model\":", out);
         print_string(out, a->model);
-        print_animations(out, a, model, animations, count);
+        if (a->mix) {
+            fputs(",\"animation\":null,\"animation_name\":null,\"mix\":", out);
+            print_string(out, a->mix);
+        } else {
+            print_animations(out, a, model, animations, count);
+        }
         fputs(",\"samples\":[", out);
     }
     for (int i = 0; i < a->time_count; i++) {
         /* Through float: a time written as the shortest round trip of a key lands on it; clamped
          * to the clip's range, which sampling also does. */
         float t = (float)a->times[i];
-        if (sample_at(model, character, clips, clip_times, count, a->anim.several, t, &error) !=
-            OSSA_OK)
+        if (a->mix)
+            sample_mix_pose(mix, a->times[i], character);
+        else if (sample_at(model, character, clips, clip_times, count, a->anim.several, t,
+                           &error) != OSSA_OK)
             return model_error(a->model, &error);
         if (a->json) {
             fprintf(out, "%s{\"time\":", i ? "," : "");
@@ -348,6 +371,7 @@ int cmd_sample(int argc, char **argv) {
     uint32_t *palette_offset = NULL, *animations = NULL;
     const ossa_clip **clips = NULL;
     float *clip_times = NULL;
+    sample_mix mix = {0};
     ossa_error error = {0};
     ossa_load_options options = {0};
     options.allow_unsafe_paths = a.allow_unsafe_paths;
@@ -365,12 +389,14 @@ int cmd_sample(int argc, char **argv) {
             code = model_error(a.model,
                                &(ossa_error){OSSA_ERROR_OUT_OF_MEMORY, "", "", "out of memory"});
         else
-            code = run(&a, doc, model, character, palette_offset, animations, clips, clip_times);
+            code =
+                run(&a, doc, model, character, palette_offset, animations, clips, clip_times, &mix);
     }
     free(palette_offset);
     free(animations);
     free(clips);
     free(clip_times);
+    sample_mix_free(&mix);
     ossa_character_free(character);
     ossa_model_free(model);
     ossa_document_free(doc);

@@ -105,8 +105,10 @@ static int draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o,
     double start, duration;
     render_scene_range(&v->scene, v->clip, &start, &duration);
     for (uint32_t i = 0; i < v->scene.instances; i++)
-        times[i] =
-            render_scene_time(&v->scene, v->clip, v->clock + duration * i / v->scene.instances, 1);
+        times[i] = v->scene.mix
+                       ? v->clock /* the mix clock */
+                       : render_scene_time(&v->scene, v->clip,
+                                           v->clock + duration * i / v->scene.instances, 1);
     *shown_time = times[0];
     render_scene_evaluate(&v->scene, v->clip, times);
     if (!render_scene_upload(&v->scene)) return 0;
@@ -189,6 +191,13 @@ int cmd_view(int argc, char **argv) {
     viewer *v = calloc(1, sizeof *v);
     int code = v ? render_options_open_scene(&o, context, o.instances, "ossa view", &v->scene)
                  : EXIT_MODEL_ERROR;
+    sample_mix mix = {0};
+    if (code == EXIT_OK && o.mix) {
+        if (sample_mix_open(o.mix, v->scene.model, &mix))
+            v->scene.mix = &mix;
+        else
+            code = EXIT_MODEL_ERROR;
+    }
     if (code == EXIT_OK) {
         v->clip_count = (int)render_scene_clip_count(&v->scene);
         v->speed = 1;
@@ -197,6 +206,7 @@ int cmd_view(int argc, char **argv) {
         if (!run(v, context, &o)) code = EXIT_MODEL_ERROR;
     }
     if (v) render_scene_close(&v->scene);
+    sample_mix_free(&mix);
     free(v);
     ossa_gpu_context_destroy(context);
     return code;

@@ -12,7 +12,8 @@ static const char render_help[] =
     "usage: ossa render [MODEL] [--anim K|K,L,...|all] [--fps F] [--duration S | --frames N]\n"
     "                   [--size WxH] [--instances N] [--skinning gpu|cpu] [--palette "
     "texture|ssbo]\n"
-    "                   [--method lbs|dqs] [--time T] [--no-grid] [--allow-unsafe-paths]\n"
+    "                   [--method lbs|dqs] [--time T] [--no-grid] [--mix FILE]\n"
+    "                   [--allow-unsafe-paths]\n"
     "                   -o out.gif|out.png|dir/%04d.png\n"
     "       ossa render [MODEL] --bench [--frames N] [--size WxH]\n\n"
     "Renders animation K of MODEL (default: the built-in demo model) offscreen with OpenGL\n"
@@ -27,6 +28,8 @@ static const char render_help[] =
     "--bench prints frames per second for 1, 100 and 1000 instances and the CPU time per frame\n"
     "spent sampling and building palettes. --allow-unsafe-paths loads buffers and images at\n"
     "absolute paths or outside the model's folder (refused by default).\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) instead of animation K: --time\n"
+    "and the frames are mix clocks (default from 0 to 1 s past the last weight point).\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static const char view_help[] =
@@ -39,6 +42,7 @@ static const char view_help[] =
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
     "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) at the viewer's clock.\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static int number(const char *option, const char *text, double lo, double hi, double *out) {
@@ -121,6 +125,8 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
             o->method = dqs ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND, i++;
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
+        } else if (!strcmp(a, "--mix") && next) {
+            o->mix = next, i++;
         } else if (!view && !strcmp(a, "--bench")) {
             o->bench = 1;
         } else if (!view && !strcmp(a, "-o") && next) {

@@ -158,6 +158,11 @@ static void evaluate_selection(render_scene *s, const double *times) {
 }
 
 void render_scene_evaluate(render_scene *s, int clip, const double *times) {
+    if (s->mix) {
+        for (uint32_t i = 0; i < s->instances; i++)
+            sample_mix_pose(s->mix, times[i], s->characters[i]);
+        return;
+    }
     if (clip == RENDER_SCENE_SELECTION) {
         evaluate_selection(s, times);
         return;

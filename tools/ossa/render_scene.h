@@ -8,6 +8,7 @@
 
 #include "ossa/gl.h"
 #include "ossa/model.h"
+#include "sample_mix.h"
 
 typedef struct render_scene {
     ossa_model *model;
@@ -26,6 +27,7 @@ typedef struct render_scene {
     uint32_t selection_count;    /* clips played together as RENDER_SCENE_SELECTION */
     const ossa_clip **selection; /* selection_count */
     float *selection_times;      /* selection_count, scratch of evaluate */
+    sample_mix *mix; /* NULL, or a mix every character plays; evaluate's times are mix clocks */
 } render_scene;
 
 /* The clip argument meaning the selected clips, played together on one timeline. */
