@@ -4,7 +4,7 @@
 #include "io/loader.h"
 
 /* Extensions ossa implements: a file requiring any other one is refused, except those below. */
-static const char *const implemented[] = {"KHR_mesh_quantization", NULL};
+static const char *const implemented[] = {"KHR_mesh_quantization", "EXT_meshopt_compression", NULL};
 
 /* Extensions that only change how a model looks (materials, texture coordinates and image
  * formats): a file requiring one still loads and animates; the renderer draws it without them. */
