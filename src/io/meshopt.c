@@ -224,9 +224,10 @@ void ossa_io_meshopt_decode(ossa_io_loader *L) {
         ossa_io_path_set(L, "bufferViews[%u].extensions." EXTENSION, i);
         const ossa_buffer_view *v = &doc->buffer_views[i];
         const ossa_buffer *source = &doc->buffers[c->buffer];
-        if (!source->data || L->buffer_placeholder[c->buffer])
+        if (!source->data || L->buffer_placeholder[c->buffer] ||
+            ossa_io_meshopt_decodes_into(L, (uint32_t)c->buffer))
             ossa_io_fail_key(L, "buffer", OSSA_ERROR_INVALID,
-                             "buffer %d has no data to decode from", c->buffer);
+                             "buffer %d has no data of its own to decode from", c->buffer);
         uint8_t *dst;
         if (ossa_io_meshopt_decodes_into(L, (uint32_t)v->buffer)) {
             dst = (uint8_t *)doc->buffers[v->buffer].data + v->byte_offset;

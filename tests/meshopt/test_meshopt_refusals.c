@@ -287,6 +287,25 @@ static void check_rules(void) {
                              "'mode':'ATTRIBUTES'}",
                              idx, "{'byteLength':360},{'byteLength':64}"),
                    bin, NULL, EXT_PATH ".buffer", "no data");
+    expect_refusal("source is a buffer only decoded into",
+                   make_json("{'buffer':1,'byteLength':10,'byteStride':12,'count':24,"
+                             "'mode':'ATTRIBUTES'}",
+                             idx, "{'byteLength':360}"),
+                   bin, NULL, EXT_PATH ".buffer", "no data of its own");
+}
+
+/* A buffer without uri that only compressed views use is a fallback without the flag. */
+static void check_unflagged_fallback(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r =
+        load(make_json(vertex_ext(), index_ext(), "{'byteLength':360}"), bin, &doc, &error);
+    CHECKF(r == OSSA_OK, "an unflagged fallback buffer: loads (%s)", error.message);
+    if (r == OSSA_OK) {
+        CHECKF(!memcmp(doc->buffers[1].data, positions, sizeof positions), "decoded into it");
+        CHECKF(!io_has_warning(doc, "buffers[1]", "read as zeros"), "no placeholder warning");
+    }
+    ossa_document_free(doc);
 }
 
 /* max_buffer_bytes counts decoded bytes: two views decode the same 288 bytes. */
@@ -359,6 +378,8 @@ static void check_flips(void) {
         ossa_document_free(doc);
     }
     CHECKF(refused > 0, "some flipped streams are refused (%u of 400; %u load)", refused, loaded);
+    printf("meshopt_refusals: 400 streams with flipped bits: %u refused, %u decode\n", refused,
+           loaded);
 }
 
 int main(void) {
@@ -367,6 +388,7 @@ int main(void) {
     check_valid();
     check_decoding_over_source();
     check_rules();
+    check_unflagged_fallback();
     check_limit();
     check_undeclared();
     check_flips();
