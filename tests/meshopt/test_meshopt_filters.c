@@ -5,8 +5,10 @@
  *   equal the reference decoding and the sampled animation the values encoded;
  * - gltfpack's output (npm `gltfpack`, installed at test time into the build folder when node
  *   and npm are present, else skipped with a message) for CesiumMan and Fox: every compressed
- *   view equals the reference decoding, each filter occurs, the models animate, and the fallback
- *   file of `-cf` output is never read. */
+ *   view equals the reference decoding, each filter occurs, the fallback file of `-cf` output is
+ *   never read, and the joints move as the golden values say within what gltfpack's quantization
+ *   and 30 Hz resampling change, and within the goldens' tolerance at its finest settings (nodes
+ *   matched by name). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <cjson/cJSON.h>
 #include <meshoptimizer.h>
 
+#include "anim_fixture.h"
 #include "io_test_util.h"
 #include "ossa/clip.h"
 #include "ossa/rig.h"
@@ -206,6 +209,10 @@ static void check_encoded_here(void) {
 
 static uint32_t filters_seen[4], triangles_seen, views_checked;
 
+/* gltfpack quantizes (12-bit rotations, 16-bit translations) and resamples at 30 Hz: the
+ * distance to the golden joints it may add, relative to the model's size. */
+#define GLTFPACK_TOLERANCE 0.01
+
 static uint32_t read_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -272,6 +279,62 @@ static void check_packed(const char *path) {
     free(file);
 }
 
+/* The largest distance, relative to the model's size, between a node's world position in the
+ * gltfpack output and in the golden file, over the golden times; nodes matched by name. */
+static double golden_distance(const char *packed, const char *golden_path) {
+    size_t size;
+    char *text = (char *)ossa_test_read_file(ossa_test_shared_path(golden_path), &size);
+    cJSON *golden = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    anim_fixture f, original;
+    int ok = golden && anim_fixture_load(&f, packed, NULL);
+    if (ok && !anim_fixture_load(
+                  &original,
+                  ossa_test_shared_path(cJSON_GetObjectItem(golden, "model")->valuestring), NULL)) {
+        anim_fixture_free(&f);
+        ok = 0;
+    }
+    CHECKF(ok, "%s and %s load", packed, golden_path);
+    if (!ok) {
+        cJSON_Delete(golden);
+        return 1e30;
+    }
+    /* The animation of the same name (gltfpack keeps names, not necessarily the order). */
+    const char *name = cJSON_GetObjectItem(golden, "animation_name")->valuestring;
+    int anim = cJSON_GetObjectItem(golden, "animation")->valueint;
+    for (uint32_t a = 0; *name && a < f.doc->animation_count; a++)
+        if (f.doc->animations[a].name && !strcmp(f.doc->animations[a].name, name)) anim = (int)a;
+    double diagonal = cJSON_GetObjectItem(golden, "bbox_diagonal")->valuedouble, worst = 0;
+    uint32_t compared = 0;
+    const cJSON *samples = cJSON_GetObjectItem(golden, "samples"), *sample;
+    cJSON_ArrayForEach(sample, samples) {
+        float t = (float)cJSON_GetObjectItem(sample, "time")->valuedouble;
+        anim_fixture_eval(&f, ossa_clip_set_clip(f.clips, (uint32_t)anim), t, NULL);
+        const cJSON *worlds = cJSON_GetObjectItem(sample, "node_world");
+        for (uint32_t g = 0; g < original.doc->node_count; g++) {
+            const char *node = original.doc->nodes[g].name;
+            int32_t match = -1;
+            for (uint32_t k = 0; node && k < f.doc->node_count; k++)
+                if (f.doc->nodes[k].name && !strcmp(f.doc->nodes[k].name, node)) match = (int32_t)k;
+            if (match < 0) continue;
+            const float *m = f.world + 12 * (size_t)f.rig->rig_from_gltf[match];
+            const cJSON *w = cJSON_GetArrayItem(worlds, (int)g);
+            double d = 0;
+            for (int c = 0; c < 3; c++) {
+                double e = m[4 * c + 3] - cJSON_GetArrayItem(w, 12 + c)->valuedouble;
+                d += e * e;
+            }
+            worst = fmax(worst, sqrt(d) / diagonal);
+            compared++;
+        }
+    }
+    CHECKF(compared > 100, "%s: %u node positions compared", packed, compared);
+    anim_fixture_free(&original);
+    anim_fixture_free(&f);
+    cJSON_Delete(golden);
+    return worst;
+}
+
 static int run(const char *command) {
     int rc = system(command);
     return rc == 0;
@@ -297,6 +360,7 @@ static void check_gltfpack(void) {
         {"models/Fox/Fox.glb", "gp_fox_cc.glb", "-cc"},
         {"models/CesiumMan/glTF-Binary/CesiumMan.glb", "gp_cesiumman_vpf.glb", "-c -vpf"},
         {"models/CesiumMan/glTF-Binary/CesiumMan.glb", "gp_cesiumman_cf.glb", "-cf"},
+        {"models/Fox/Fox.glb", "gp_fox_fine.glb", "-cc -af 0 -ar 16 -at 24 -as 24"},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char command[8192];
@@ -313,6 +377,25 @@ static void check_gltfpack(void) {
             CHECKF(remove(fallback) == 0, "gltfpack -cf wrote %s", fallback);
         }
         check_packed(runs[i].out);
+    }
+    /* Default settings move joints by up to 1% of the size; without resampling and at the
+     * finest quantization, within the goldens' own tolerance (1e-4 of the size). */
+    static const struct {
+        const char *packed, *golden;
+        double tolerance;
+    } goldens[] = {{"gp_cesiumman_cc.glb", "golden/CesiumMan/anim0.json", GLTFPACK_TOLERANCE},
+                   {"gp_fox_cc.glb", "golden/Fox/anim0.json", GLTFPACK_TOLERANCE},
+                   {"gp_fox_cc.glb", "golden/Fox/anim1.json", GLTFPACK_TOLERANCE},
+                   {"gp_fox_cc.glb", "golden/Fox/anim2.json", GLTFPACK_TOLERANCE},
+                   {"gp_fox_fine.glb", "golden/Fox/anim0.json", 1e-4},
+                   {"gp_fox_fine.glb", "golden/Fox/anim1.json", 1e-4},
+                   {"gp_fox_fine.glb", "golden/Fox/anim2.json", 1e-4}};
+    for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+        double d = golden_distance(goldens[i].packed, goldens[i].golden);
+        CHECKF(d < goldens[i].tolerance, "%s against %s: joints within %g of the size (%.3g)",
+               goldens[i].packed, goldens[i].golden, goldens[i].tolerance, d);
+        printf("meshopt_filters: %s against %s: joints within %.3g of the model's size\n",
+               goldens[i].packed, goldens[i].golden, d);
     }
     CHECKF(filters_seen[OCTAHEDRAL] && filters_seen[QUATERNION] && filters_seen[EXPONENTIAL] &&
                triangles_seen,
