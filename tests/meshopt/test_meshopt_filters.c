@@ -345,10 +345,11 @@ static void check_gltfpack(void) {
         printf("meshopt_filters: skipped gltfpack's output: node and npm are not installed\n");
         return;
     }
-    /* Installed once into the build folder; later runs reuse it. */
+    /* Installed once into the build folder; later runs reuse it. The version is pinned so that
+     * the files checked stay the same (1.3 is the first with `-ce ext|khr`). */
     if (access("gltfpack_npm/node_modules/gltfpack/cli.js", R_OK) != 0 &&
         !run("mkdir -p gltfpack_npm && cd gltfpack_npm && npm install --no-audit --no-fund "
-             "--silent gltfpack >npm.log 2>&1")) {
+             "--silent --fetch-timeout=60000 --fetch-retries=1 gltfpack@1.3.0 >npm.log 2>&1")) {
         printf("meshopt_filters: skipped gltfpack's output: `npm install gltfpack` failed (see "
                "gltfpack_npm/npm.log)\n");
         return;
