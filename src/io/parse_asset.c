@@ -110,6 +110,12 @@ void ossa_io_parse_asset(ossa_io_loader *L) {
                          "'%s' only changes how the model looks: it loads and animates, but is "
                          "not drawn",
                          name);
+        else if (!strcmp(name, "KHR_draco_mesh_compression"))
+            ossa_io_fail(L, OSSA_ERROR_UNSUPPORTED,
+                         "the file requires extension '%s', which ossa does not implement (see "
+                         "README, Known limits); gltfpack -c compresses with "
+                         "EXT_meshopt_compression, which ossa reads",
+                         name);
         else if (!listed(implemented, name))
             ossa_io_fail(L, OSSA_ERROR_UNSUPPORTED,
                          "the file requires extension '%s', which ossa does not implement", name);

@@ -382,6 +382,21 @@ static void check_flips(void) {
            loaded);
 }
 
+/* Draco stays refused by name, pointing at the compression ossa reads. */
+static void check_draco(void) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    ossa_result r = io_load_json("{'asset':{'version':'2.0'},"
+                                 "'extensionsUsed':['KHR_draco_mesh_compression'],"
+                                 "'extensionsRequired':['KHR_draco_mesh_compression']}",
+                                 NULL, 0, NULL, &doc, &error);
+    CHECK(r == OSSA_ERROR_UNSUPPORTED && doc == NULL);
+    CHECK(!strcmp(error.path, "extensionsRequired[0]"));
+    CHECKF(strstr(error.message, "'KHR_draco_mesh_compression'") &&
+               strstr(error.message, "EXT_meshopt_compression"),
+           "the refusal names Draco and the alternative: %s", error.message);
+}
+
 int main(void) {
     make_data();
     CHECK(vtx_len > 0 && idx_len > 0);
@@ -392,5 +407,6 @@ int main(void) {
     check_limit();
     check_undeclared();
     check_flips();
+    check_draco();
     return ossa_test_finish("meshopt_refusals");
 }
