@@ -2,7 +2,7 @@
  * libmeshoptimizer's own decoders give, every rule of the extension is refused with the JSON path
  * of the extension object (or its member), corrupt streams (truncated, bad header byte, a count
  * that lies, random byte flips) are refused or decode without a crash, and a fallback buffer is
- * never loaded. */
+ * never loaded; an allocator failing at every N leaves nothing behind. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +382,63 @@ static void check_flips(void) {
            loaded);
 }
 
+typedef struct counting {
+    long calls, fail_at, live;
+} counting;
+
+static void *counting_alloc(void *user, size_t size) {
+    counting *c = user;
+    if (++c->calls == c->fail_at) return NULL;
+    c->live++;
+    return malloc(size);
+}
+
+static void counting_free(void *user, void *ptr) {
+    counting *c = user;
+    if (ptr) c->live--;
+    free(ptr);
+}
+
+/* An allocator failing at its Nth call, for every N until the load succeeds: always out of
+ * memory with nothing left allocated (the decoding state and views decoded aside included). */
+static void exhaust(const char *label, const char *json, const uint8_t *data, size_t size) {
+    counting c;
+    ossa_load_options options;
+    memset(&options, 0, sizeof options);
+    options.allocator.alloc = counting_alloc;
+    options.allocator.free = counting_free;
+    options.allocator.user = &c;
+    long wrong = 0, n;
+    for (n = 1; n < 10000; n++) {
+        memset(&c, 0, sizeof c);
+        c.fail_at = n;
+        ossa_document *doc = NULL;
+        ossa_error error;
+        ossa_result r = io_load_json(json, data, size, &options, &doc, &error);
+        if (r == OSSA_OK) {
+            ossa_document_free(doc);
+            CHECKF(c.live == 0, "%s: %ld blocks left after free", label, c.live);
+            break;
+        }
+        if (r != OSSA_ERROR_OUT_OF_MEMORY || doc != NULL || c.live != 0) wrong++;
+    }
+    CHECKF(wrong == 0 && n > 10 && n < 10000, "%s: %ld of %ld failed allocations wrong", label,
+           wrong, n - 1);
+}
+
+static void check_allocation_failures(void) {
+    char json[8192];
+    snprintf(json, sizeof json, "%s", make_json(vertex_ext(), index_ext(), fallback_buffer));
+    exhaust("compressed mesh", json, bin, bin_size);
+    snprintf(json, sizeof json,
+             "{'asset':{'version':'2.0'},'extensionsUsed':['EXT_meshopt_compression'],"
+             "'buffers':[{'byteLength':%zu}],"
+             "'bufferViews':[{'buffer':0,'byteLength':288,'byteStride':12,"
+             "'extensions':{'EXT_meshopt_compression':%s}}]}",
+             sizeof bin, vertex_ext());
+    exhaust("decoded aside", json, bin, sizeof bin);
+}
+
 /* Draco stays refused by name, pointing at the compression ossa reads. */
 static void check_draco(void) {
     ossa_document *doc = NULL;
@@ -408,5 +465,6 @@ int main(void) {
     check_undeclared();
     check_flips();
     check_draco();
+    check_allocation_failures();
     return ossa_test_finish("meshopt_refusals");
 }
