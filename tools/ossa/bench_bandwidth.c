@@ -40,10 +40,15 @@ int bench_stream_supported(bench_stream kernel) {
 }
 
 /* One thread's arrays (n doubles each, n a multiple of 8: whole 64-byte lines). */
+/* Each round runs on the next eighth of the arrays: a round takes about as long as one skinning
+ * pass (the best of many short rounds is as likely to find a quiet moment of a shared machine as
+ * the best of many passes), and the slice it reads was evicted by the seven before it. */
+enum { SLICES = 8 };
+
 typedef struct lane {
     double *a, *b, *c;
     size_t n;
-    double sum; /* the read kernel's result: n * 1.0 when it ran */
+    double sum; /* the read kernel's result: the slice's length when it ran */
     int failed;
 } lane;
 
@@ -52,7 +57,8 @@ typedef struct team {
     pthread_cond_t launch;
     int launched, abort; /* every thread started (or one could not be: leave) */
     pthread_barrier_t go, done;
-    int kernel; /* what the next round runs; -1: leave */
+    int kernel;   /* what the next round runs; -1: leave */
+    size_t slice; /* and on which slice of the arrays */
     double scalar;
     size_t n;
     lane *lanes;
@@ -67,10 +73,11 @@ static double read_kernel(const double *restrict b, size_t n) {
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-static void run_kernel(lane *l, int kernel, double s) {
-    double *restrict a = l->a;
-    const double *restrict b = l->b, *restrict c = l->c;
-    size_t n = l->n;
+/* Runs a kernel over slice `slice` of the lane's arrays. */
+static void run_kernel(lane *l, int kernel, size_t slice, double s) {
+    size_t n = l->n / SLICES, at = slice * n;
+    double *restrict a = l->a + at;
+    const double *restrict b = l->b + at, *restrict c = l->c + at;
     switch (kernel) {
     case BENCH_READ:
         l->sum = read_kernel(b, n);
@@ -155,19 +162,20 @@ static void *worker(void *arg) {
     for (;;) {
         pthread_barrier_wait(&t->go);
         if (t->kernel < 0) break;
-        if (!la->l->failed) run_kernel(la->l, t->kernel, t->scalar);
+        if (!la->l->failed) run_kernel(la->l, t->kernel, t->slice, t->scalar);
         pthread_barrier_wait(&t->done);
     }
     lane_free(la->l);
     return NULL;
 }
 
-/* Every thread runs `kernel` on its lane; returns the seconds the slowest took. */
-static double round_of(team *t, int kernel) {
+/* Every thread runs `kernel` on a slice of its lane; returns the seconds the slowest took. */
+static double round_of(team *t, int kernel, size_t slice) {
     t->kernel = kernel;
+    t->slice = slice;
     double t0 = bench_now();
     pthread_barrier_wait(&t->go);
-    if (kernel >= 0 && !t->lanes[0].failed) run_kernel(&t->lanes[0], kernel, t->scalar);
+    if (kernel >= 0 && !t->lanes[0].failed) run_kernel(&t->lanes[0], kernel, slice, t->scalar);
     if (kernel >= 0) pthread_barrier_wait(&t->done);
     return bench_now() - t0;
 }
@@ -178,7 +186,7 @@ int bench_bandwidth(size_t array_bytes, unsigned threads, double seconds,
     if (threads < 1) threads = 1;
     team t;
     memset(&t, 0, sizeof t);
-    t.n = (array_bytes / threads / sizeof(double) + 7) & ~(size_t)7;
+    t.n = (array_bytes / threads / sizeof(double) + 8 * SLICES - 1) & ~(size_t)(8 * SLICES - 1);
     t.scalar = 3.0;
     t.lanes = calloc(threads, sizeof *t.lanes);
     lane_arg *args = calloc(threads, sizeof *args);
@@ -212,17 +220,22 @@ int bench_bandwidth(size_t array_bytes, unsigned threads, double seconds,
         for (unsigned i = 0; i < threads; i++)
             status |= t.lanes[i].failed;
         double start = bench_now();
-        for (int rounds = 0; !status && (rounds < 3 || bench_now() - start < seconds); rounds++)
+        size_t slice = 0;
+        for (int rounds = 0; !status && (rounds < 3 * SLICES || bench_now() - start < seconds);
+             rounds++) {
+            slice = (size_t)rounds % SLICES;
             for (int k = 0; k < BENCH_STREAM_COUNT; k++) {
                 if (!bench_stream_supported((bench_stream)k)) continue;
-                double dt = round_of(&t, k);
-                double rate = bytes[k] * (double)t.n * threads / dt / 1e9;
+                double dt = round_of(&t, k, slice);
+                double rate = bytes[k] * (double)(t.n / SLICES) * threads / dt / 1e9;
                 if (rate > gbs[k]) gbs[k] = rate;
             }
-        /* the loops really ran: the read summed n ones, the last triad wrote 1 + 3 * 2 */
+        }
+        /* the loops really ran: the read summed the slice's ones, the last triad wrote 1 + 3 * 2 */
+        size_t len = t.n / SLICES;
         for (unsigned i = 0; !status && i < threads; i++)
-            status |= t.lanes[i].sum != (double)t.n || t.lanes[i].a[t.n / 2] != 7.0;
-        round_of(&t, -1);
+            status |= t.lanes[i].sum != (double)len || t.lanes[i].a[slice * len + len / 2] != 7.0;
+        round_of(&t, -1, 0);
         lane_free(&t.lanes[0]);
     }
     for (unsigned i = 1; i <= started; i++)

@@ -439,7 +439,7 @@ static void print_json_skinning(const bench_report *rep) {
         printf("%s{\"model\":", i ? "," : "");
         print_json_string(s->model);
         printf(",\"workload\":\"%s\",\"instances\":%d,\"mode\":\"%s\",\"threads\":%u,"
-               "\"vertices\":%zu,\"mverts_per_s\":%.1f,\"bytes_per_vertex\":%.3f,"
+               "\"vertices\":%zu,\"mverts_per_s\":%.3f,\"bytes_per_vertex\":%.3f,"
                "\"output_bytes_per_vertex\":%.3f,\"stores\":\"%s\",\"in_cache\":%s",
                workload_names[s->workload], s->instances, s->mode, s->threads, s->vertices,
                s->r.mverts_per_s, s->r.bytes_per_vertex, s->r.output_bytes_per_vertex,
