@@ -35,8 +35,9 @@ int bench_stream_supported(bench_stream kernel);
  * arrays of array_bytes / threads each. Kernels take turns (read, write, ..., triad_nt, read,
  * ...), each turn over the next eighth of the arrays, for at least three passes over them and
  * about `seconds`, so a slow minute of a shared machine hits them all; gbs[k] is kernel k's best
- * turn, 1e9 bytes per second as counted above (0 where unsupported). Returns 0, or 1 when memory
- * or threads cannot be had or a kernel's check fails.
+ * turn (one thread: timed with its CPU clock; several: the wall clock), 1e9 bytes per second as
+ * counted above (0 where unsupported). Returns 0, or 1 when memory or threads cannot be had or a
+ * kernel's check fails.
  */
 int bench_bandwidth(size_t array_bytes, unsigned threads, double seconds,
                     double gbs[BENCH_STREAM_COUNT]);

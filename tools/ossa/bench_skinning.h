@@ -20,7 +20,8 @@ typedef struct bench_skin_result {
 /*
  * Skins `instances` copies of the meshes (separate outputs, prepared order, positions and
  * normals) with a backend (AUTO: the best) repeatedly for about `seconds`; with a pool, the blocks
- * of all instances are spread over its threads. Palettes: one per mesh. DQS converts each
+ * of all instances are spread over its threads (wall clock), else the calling thread's CPU clock
+ * times the passes. Palettes: one per mesh. DQS converts each
  * instance's palettes to dual quaternions (ossa_skin_dual_quats) on the calling thread in every
  * pass, inside the timed part: a game converts every frame. Returns 0 on success.
  */
