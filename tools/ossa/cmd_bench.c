@@ -14,6 +14,7 @@
 
 #include "bench_characters.h"
 #include "bench_crowd.h"
+#include "bench_mix.h"
 #include "bench_ik.h"
 #include "bench_skinning.h"
 #include "bench_bandwidth.h"
@@ -83,6 +84,8 @@ typedef struct bench_report {
     int character_count;
     bench_crowd_result crowd[2 * MAX_MODELS];
     int crowd_count;
+    bench_mix_result mix[MAX_MODELS];
+    int mix_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
@@ -102,6 +105,9 @@ static void usage(FILE *out) {
         "  - a crowd through the runtime API (ossa_characters_update: sample, FK and every\n"
         "    skin's palette) of --crowd characters (default 10000), ms per frame on 1 thread\n"
         "    and on --threads threads;\n"
+        "  - mixing: ns per character to sample one clip with a cursor and to sample a\n"
+        "    4-layer mix (2 normal, 1 masked, 1 additive; ossa_mix_sample) over the crowd\n"
+        "    of --characters characters;\n"
         "  - skinning throughput in million vertices per second (positions and, where the\n"
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
         "    --threads threads (default: every online CPU), of two workloads: 16 copies of the\n"
@@ -138,6 +144,7 @@ static void usage(FILE *out) {
         "bandwidth [{kernel, threads, bytes_per_element, gbs, gbs_start, gbs_end}],\n"
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
+        "mix [{model, characters, ns_sample, ns_mix}],\n"
         "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
         "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
         "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
@@ -481,6 +488,14 @@ static void print_json(const bench_report *rep, const bench_args *a) {
         printf(",\"characters\":%d,\"threads\":%u,\"ms_per_frame\":%.9g,\"ns_per_character\":%.2f}",
                c->characters, c->threads, c->ms_per_frame, c->ns_per_character);
     }
+    fputs("],\"mix\":[", stdout);
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(m->model);
+        printf(",\"characters\":%d,\"ns_sample\":%.1f,\"ns_mix\":%.1f}", m->characters,
+               m->ns_sample, m->ns_mix);
+    }
     fputc(']', stdout);
     print_json_skinning(rep);
     bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
@@ -541,6 +556,15 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         const bench_crowd_result *c = &rep->crowd[i];
         printf("  %-48s %10d %7u %12.3f %14.1f\n", c->model, c->characters, c->threads,
                c->ms_per_frame, c->ns_per_character);
+    }
+    printf("\nmixing, ns per character (sampling only; crowd of %d): one clip with a cursor, a\n"
+           "4-layer mix (2 normal, 1 masked, 1 additive):\n",
+           a->characters);
+    printf("  %-48s %9s %9s %7s\n", "model", "sample", "mix", "ratio");
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
+        printf("  %-48s %9.1f %9.1f %6.1fx\n", m->model, m->ns_sample, m->ns_mix,
+               m->ns_mix / m->ns_sample);
     }
     print_table_skinning(rep);
     bench_ik_print_table(rep->ik, rep->ik_count);
@@ -681,6 +705,8 @@ int cmd_bench(int argc, char **argv) {
             else
                 status = EXIT_MODEL_ERROR;
         }
+        if (bench_mix(a.models[i], a.characters, a.seconds, &rep->mix[rep->mix_count]) == 0)
+            rep->mix_count++;
         bench_model_skinning(rep, &a, pool, a.models[i]);
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;

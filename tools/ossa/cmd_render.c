@@ -48,6 +48,10 @@ static void instance_times(const render_scene *scene, int clip, double clock, in
                            double *times) {
     const ossa_clip *c = render_scene_clip(scene, clip);
     for (uint32_t i = 0; i < scene->instances; i++) {
+        if (scene->mix) { /* every character at the mix clock */
+            times[i] = clock;
+            continue;
+        }
         double offset = c ? (double)ossa_clip_duration(c) * i / scene->instances : 0;
         times[i] =
             c ? ossa_clip_time(c, clock + offset, loop ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP) : 0;
@@ -58,10 +62,10 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
                         output_kind kind) {
     int clip = render_scene_clip_count(scene) ? o->anim : -1;
     const ossa_clip *c = render_scene_clip(scene, clip);
-    double start = isnan(o->time) ? (c ? ossa_clip_start(c) : 0) : o->time;
-    double duration = o->duration >= 0
-                          ? o->duration
-                          : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
+    double start = isnan(o->time) ? (c && !scene->mix ? ossa_clip_start(c) : 0) : o->time;
+    double duration = o->duration >= 0 ? o->duration
+                      : scene->mix     ? sample_mix_span(scene->mix)
+                                   : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
     int frames = kind == OUTPUT_PNG ? 1
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
@@ -222,6 +226,8 @@ int cmd_render(int argc, char **argv) {
             ossa_gpu_context_destroy(context);
             return EXIT_USAGE;
         }
+        sample_mix mix = {0};
+        if (ok && o.mix && (ok = sample_mix_open(o.mix, scene.model, &mix))) scene.mix = &mix;
         ossa_gpu_renderer *renderer = NULL;
         if (ok &&
             ossa_gpu_renderer_create(context, o.width, o.height, &renderer, &error) != OSSA_OK) {
@@ -231,6 +237,7 @@ int cmd_render(int argc, char **argv) {
         if (ok) ok = write_frames(&o, &scene, renderer, kind);
         ossa_gpu_renderer_destroy(renderer);
         render_scene_close(&scene);
+        sample_mix_free(&mix);
     }
     ossa_gpu_context_destroy(context);
     return ok ? EXIT_OK : EXIT_MODEL_ERROR;

@@ -9,23 +9,28 @@
 
 #include "commands.h"
 #include "ossa/model.h"
+#include "sample_mix.h"
 #include "sample_primitives.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ossa sample MODEL [--anim K] --time T [--time T ...] [--vertices a,b,c] "
-            "[--json]\n\n"
+            "usage: ossa sample MODEL [--anim K | --mix FILE] --time T [--time T ...]\n"
+            "                   [--vertices a,b,c] [--json]\n\n"
             "Samples animation K (glTF index, default 0) at each time T (seconds; times outside\n"
             "the animation clamp to its first/last keys) and prints every node's world matrix,\n"
             "the morph weights, the world-space joint matrices world(joint) * IBM and the\n"
             "skinned world-space vertices. --vertices limits the printed vertices of each\n"
             "primitive (default: all). --json prints the golden-file format of DESIGN.md;\n"
-            "without it a short table of world translations is printed.\n");
+            "without it a short table of world translations is printed.\n"
+            "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
+            "weights over time, masks, additive layers, sync groups; see include/ossa/mix.h)\n"
+            "at each mix clock T.\n");
 }
 
 typedef struct sample_args {
     const char *model;
     long anim; /* -1: default */
+    const char *mix;
     double *times;
     int time_count;
     uint32_t *vertices;
@@ -65,7 +70,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
             return EXIT_OK;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
-        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices")) {
+        } else if (!strcmp(arg, "--mix") && i + 1 < argc) {
+            a->mix = argv[++i];
+        } else if (!strcmp(arg, "--anim") || !strcmp(arg, "--time") || !strcmp(arg, "--vertices") ||
+                   !strcmp(arg, "--mix")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ossa sample: %s needs a value\n", arg);
                 return EXIT_USAGE;
@@ -111,6 +119,10 @@ static int parse_args(int argc, char **argv, sample_args *a) {
     }
     if (!a->model || a->time_count == 0) {
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (a->mix && a->anim >= 0) {
+        fprintf(stderr, "ossa sample: --anim and --mix exclude each other\n");
         return EXIT_USAGE;
     }
     return -1;
@@ -200,12 +212,14 @@ static int model_error(const ossa_error *error) {
 }
 
 static int run(const sample_args *a, ossa_document *doc, const ossa_model *model,
-               ossa_character *character, uint32_t *palette_offset) {
+               ossa_character *character, uint32_t *palette_offset, sample_mix *mix) {
     ossa_error error = {0};
     snprintf(error.file, sizeof error.file, "%s", doc->file ? doc->file : a->model);
     const ossa_rig *rig = ossa_model_rig(model);
     const ossa_clip *clip = NULL;
-    if (a->anim >= 0 || ossa_model_clip_count(model) > 0) {
+    if (a->mix) {
+        if (sample_mix_load(a->mix, model, mix, &error) != OSSA_OK) return model_error(&error);
+    } else if (a->anim >= 0 || ossa_model_clip_count(model) > 0) {
         long k = a->anim < 0 ? 0 : a->anim;
         if (k >= (long)ossa_model_clip_count(model)) {
             error.code = OSSA_ERROR_ARGUMENT;
@@ -233,7 +247,10 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
     if (a->json) {
         fputs("{\"model\":", out);
         print_string(out, a->model);
-        if (clip) {
+        if (a->mix) {
+            fputs(",\"animation\":null,\"animation_name\":null,\"mix\":", out);
+            print_string(out, a->mix);
+        } else if (clip) {
             fprintf(out, ",\"animation\":%ld,\"animation_name\":", a->anim < 0 ? 0 : a->anim);
             print_string(out, ossa_clip_name(clip));
         } else {
@@ -245,7 +262,9 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
         /* Through float: a time written as the shortest round trip of a key lands on it; clamped
          * to the clip's range, which sampling also does. */
         float t = (float)a->times[i];
-        if (ossa_character_update(character, clip, t, OSSA_WRAP_CLAMP, &error) != OSSA_OK)
+        if (a->mix)
+            sample_mix_pose(mix, a->times[i], character);
+        else if (ossa_character_update(character, clip, t, OSSA_WRAP_CLAMP, &error) != OSSA_OK)
             return model_error(&error);
         if (a->json) {
             fprintf(out, "%s{\"time\":", i ? "," : "");
@@ -278,6 +297,7 @@ int cmd_sample(int argc, char **argv) {
     ossa_model *model = NULL;
     ossa_character *character = NULL;
     uint32_t *palette_offset = NULL;
+    sample_mix mix = {0};
     ossa_error error = {0};
     if (ossa_document_load_file(a.model, NULL, &doc, &error) != OSSA_OK ||
         ossa_model_create(doc, NULL, &model, &error) != OSSA_OK ||
@@ -286,8 +306,9 @@ int cmd_sample(int argc, char **argv) {
     else if (!(palette_offset = calloc(ossa_model_rig(model)->skin_count + 1, sizeof(uint32_t))))
         code = model_error(&(ossa_error){OSSA_ERROR_OUT_OF_MEMORY, "", "", "out of memory"});
     else
-        code = run(&a, doc, model, character, palette_offset);
+        code = run(&a, doc, model, character, palette_offset, &mix);
     free(palette_offset);
+    sample_mix_free(&mix);
     ossa_character_free(character);
     ossa_model_free(model);
     ossa_document_free(doc);

@@ -98,7 +98,9 @@ static int draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o,
     const ossa_clip *c = render_scene_clip(&v->scene, v->clip);
     for (uint32_t i = 0; i < v->scene.instances; i++) {
         double offset = c ? (double)ossa_clip_duration(c) * i / v->scene.instances : 0;
-        times[i] = c ? ossa_clip_time(c, v->clock + offset, OSSA_WRAP_LOOP) : 0;
+        times[i] = v->scene.mix ? v->clock /* the mix clock */
+                   : c          ? ossa_clip_time(c, v->clock + offset, OSSA_WRAP_LOOP)
+                                : 0;
     }
     *shown_time = times[0];
     render_scene_evaluate(&v->scene, v->clip, times);
@@ -182,6 +184,8 @@ int cmd_view(int argc, char **argv) {
     viewer *v = calloc(1, sizeof *v);
     int ok =
         v && render_scene_open(&v->scene, context, o.model, o.instances, o.cpu_skinning, o.method);
+    sample_mix mix = {0};
+    if (ok && o.mix && (ok = sample_mix_open(o.mix, v->scene.model, &mix))) v->scene.mix = &mix;
     if (ok) {
         v->clip_count = (int)render_scene_clip_count(&v->scene);
         v->speed = 1;
@@ -196,6 +200,7 @@ int cmd_view(int argc, char **argv) {
         }
     }
     if (v) render_scene_close(&v->scene);
+    sample_mix_free(&mix);
     free(v);
     ossa_gpu_context_destroy(context);
     return ok ? EXIT_OK : EXIT_MODEL_ERROR;

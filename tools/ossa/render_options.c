@@ -9,7 +9,8 @@
 static const char render_help[] =
     "usage: ossa render [MODEL] [--anim K] [--fps F] [--duration S | --frames N] [--size WxH]\n"
     "                   [--instances N] [--skinning gpu|cpu] [--palette texture|ssbo]\n"
-    "                   [--method lbs|dqs] [--time T] [--no-grid] -o out.gif|out.png|dir/%04d.png\n"
+    "                   [--method lbs|dqs] [--time T] [--no-grid] [--mix FILE]\n"
+    "                   -o out.gif|out.png|dir/%04d.png\n"
     "       ossa render [MODEL] --bench [--frames N] [--size WxH]\n\n"
     "Renders animation K of MODEL (default: the built-in demo model) offscreen with OpenGL\n"
     "(headless EGL; Mesa llvmpipe works without a GPU). An .gif output is animated; an .png\n"
@@ -17,7 +18,9 @@ static const char render_help[] =
     "%d writes one PNG per frame. --instances N draws N characters, each at its own time, in\n"
     "one draw call per primitive. --skinning cpu skins on the CPU instead (for comparison).\n"
     "--bench prints frames per second for 1, 100 and 1000 instances and the CPU time per frame\n"
-    "spent sampling and building palettes.\n";
+    "spent sampling and building palettes.\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) instead of animation K: --time\n"
+    "and the frames are mix clocks (default from 0 to 1 s past the last weight point).\n";
 
 static const char view_help[] =
     "usage: ossa view [MODEL] [--anim K] [--size WxH] [--instances N] [--skinning gpu|cpu]\n"
@@ -26,7 +29,8 @@ static const char view_help[] =
     "Plays MODEL's animations in a window (default: the built-in demo model).\n"
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
-    "--screenshot writes the window's pixels after N frames (default 10) and exits.\n";
+    "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) at the viewer's clock.\n";
 
 static int number(const char *option, const char *text, double lo, double hi, double *out) {
     char *end = NULL;
@@ -92,6 +96,8 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
             o->method = strcmp(next, "dqs") ? OSSA_GPU_LINEAR_BLEND : OSSA_GPU_DUAL_QUATERNION, i++;
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
+        } else if (!strcmp(a, "--mix") && next) {
+            o->mix = next, i++;
         } else if (!view && !strcmp(a, "--bench")) {
             o->bench = 1;
         } else if (!view && !strcmp(a, "-o") && next) {

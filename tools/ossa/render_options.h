@@ -20,6 +20,7 @@ typedef struct render_options {
     int grid;
     int bench;
     const char *screenshot; /* view only */
+    const char *mix;        /* a mix file: every character plays its mixed pose (mix clocks) */
 } render_options;
 
 /* Parses argv[1..] into options (defaults first). Prints the problem and returns 0 on error;

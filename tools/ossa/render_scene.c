@@ -98,6 +98,11 @@ static void instance_offset(const render_scene *s, uint32_t i, float out[3]) {
 }
 
 void render_scene_evaluate(render_scene *s, int clip, const double *times) {
+    if (s->mix) {
+        for (uint32_t i = 0; i < s->instances; i++)
+            sample_mix_pose(s->mix, times[i], s->characters[i]);
+        return;
+    }
     const ossa_clip *c = render_scene_clip(s, clip);
     for (uint32_t i = 0; i < s->instances; i++) {
         s->clips[i] = c;

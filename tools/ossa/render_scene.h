@@ -8,6 +8,7 @@
 
 #include "ossa/gl.h"
 #include "ossa/model.h"
+#include "sample_mix.h"
 
 typedef struct render_scene {
     ossa_model *model;
@@ -23,6 +24,7 @@ typedef struct render_scene {
     int double_sided;            /* a material of the model is double-sided */
     float *cpu_positions, *cpu_normals; /* CPU skinning output (largest primitive) */
     uint32_t cpu_capacity;
+    sample_mix *mix; /* NULL, or a mix every character plays; evaluate's times are mix clocks */
 } render_scene;
 
 /* Loads MODEL (NULL: the built-in demo) and uploads it for `instances` characters; with
