@@ -231,9 +231,6 @@ typedef struct ossa_gpu_model_desc {
     /** 1: positions and normals will be replaced often with ::ossa_gpu_model_set_vertices
      *  (vertices skinned on the CPU), so their buffers are made for streaming. */
     int dynamic_vertices;
-    /** 1: draw both faces of every primitive. By default back faces are culled, glTF's default
-     *  (::ossa_model_material does not say which materials are double-sided). */
-    int double_sided;
 } ossa_gpu_model_desc;
 
 /**

@@ -3,15 +3,18 @@
 
 #include "io/loader.h"
 
-/* Extensions ossa implements: a file requiring any other one is refused, except those below. */
-static const char *const implemented[] = {"KHR_mesh_quantization", NULL};
+/* Extensions ossa implements (the renderer draws the material, texture and instancing ones): a
+ * file requiring any other one is refused, except those below. */
+static const char *const implemented[] = {"KHR_mesh_quantization",
+                                          "KHR_materials_unlit",
+                                          "KHR_materials_emissive_strength",
+                                          "KHR_texture_transform",
+                                          "EXT_mesh_gpu_instancing",
+                                          NULL};
 
-/* Extensions that only change how a model looks (materials, texture coordinates and image
- * formats): a file requiring one still loads and animates; the renderer draws it without them. */
-static const char *const appearance_only[] = {"KHR_materials_unlit",
-                                              "KHR_materials_emissive_strength",
-                                              "KHR_texture_transform",
-                                              "KHR_materials_anisotropy",
+/* Extensions that only change how a model looks (materials and image formats): a file requiring
+ * one still loads and animates; the renderer draws it without them. */
+static const char *const appearance_only[] = {"KHR_materials_anisotropy",
                                               "KHR_materials_clearcoat",
                                               "KHR_materials_dispersion",
                                               "KHR_materials_ior",

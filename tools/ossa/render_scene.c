@@ -26,9 +26,6 @@ static int load_model(render_scene *s, const char *path, int dual_quaternions) {
     ossa_model_desc desc = {0};
     desc.dual_quaternions = dual_quaternions;
     r = ossa_model_create(document, &desc, &s->model, &error);
-    /* the model's materials do not say which are double-sided: draw both faces if any is */
-    for (uint32_t m = 0; m < document->material_count; m++)
-        s->double_sided |= document->materials[m].double_sided;
     ossa_document_free(document);
     return r == OSSA_OK || fail("building the model", &error);
 }
@@ -42,7 +39,6 @@ int render_scene_open(render_scene *s, ossa_gpu_context *context, const char *mo
     ossa_error error;
     ossa_gpu_model_desc desc = {0};
     desc.dynamic_vertices = cpu_skinning;
-    desc.double_sided = s->double_sided;
     if (ossa_gpu_model_create(context, s->model, &desc, &s->gpu, &error) != OSSA_OK)
         return fail("uploading the model", &error);
     if (ossa_gpu_instances_create(s->gpu, &s->gpu_instances, &error) != OSSA_OK)
