@@ -241,10 +241,10 @@ typedef struct ossa_animation {
 /** KHR_texture_transform of a texture reference: uv' = offset + R(rotation) (scale * uv), where
  *  R(a) maps (u, v) to (u cos a + v sin a, v cos a - u sin a) (counter-clockwise in UV space). */
 typedef struct ossa_texture_transform {
-    int present;      /**< the extension was given (and is listed in extensionsUsed) */
-    float offset[2];  /**< default 0, 0 */
-    float rotation;   /**< radians, default 0 */
-    float scale[2];   /**< default 1, 1 */
+    int present;     /**< the extension was given (and is listed in extensionsUsed) */
+    float offset[2]; /**< default 0, 0 */
+    float rotation;  /**< radians, default 0 */
+    float scale[2];  /**< default 1, 1 */
 } ossa_texture_transform;
 
 typedef struct ossa_texture_ref {

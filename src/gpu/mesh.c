@@ -170,10 +170,9 @@ static void set_material(upload_state *s, const ossa_primitive *source, gpu_prim
     as_model.double_sided = material->double_sided;
     as_model.alpha_mode = material->alpha_mode;
     as_model.alpha_cutoff = material->alpha_cutoff;
-    ossa_texture_transform_matrix(material->base_color_texture.index >= 0
-                                      ? &material->base_color_texture.transform
-                                      : NULL,
-                                  as_model.uv_transform);
+    ossa_texture_transform_matrix(
+        material->base_color_texture.index >= 0 ? &material->base_color_texture.transform : NULL,
+        as_model.uv_transform);
     gpu_material_set(&p->material, &as_model);
     if (material->base_color_texture.index < 0) return;
     *uv_set = material->base_color_texture.texcoord;

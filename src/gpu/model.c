@@ -11,9 +11,9 @@
 static uint32_t palette_section(ossa_gpu_model *gpu, const ossa_model_primitive *info, int cpu) {
     for (uint32_t s = 0; s < gpu->palette_count; s++) {
         const gpu_palette_section *section = &gpu->palettes[s];
-        if (info->skin >= 0 ? section->skin == info->skin
-                            : section->skin < 0 && section->node == info->node &&
-                                  section->cpu == cpu)
+        if (info->skin >= 0
+                ? section->skin == info->skin
+                : section->skin < 0 && section->node == info->node && section->cpu == cpu)
             return s;
     }
     gpu_palette_section *section = &gpu->palettes[gpu->palette_count];
@@ -115,8 +115,8 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         p->target_count = info->target_count;
         p->copies = info->skin < 0 && info->instance_count ? info->instance_count : 1;
         p->palette_section = palette_section(gpu, info, 0);
-        p->cpu_section = info->skin < 0 && info->instance_count ? palette_section(gpu, info, 1)
-                                                                  : GPU_NO_SECTION;
+        p->cpu_section =
+            info->skin < 0 && info->instance_count ? palette_section(gpu, info, 1) : GPU_NO_SECTION;
         p->weight_section = weight_section(gpu, info, p->copies);
         p->gl.texture = material_texture(gpu, info->material);
     }

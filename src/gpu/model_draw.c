@@ -75,8 +75,7 @@ ossa_result ossa_gpu_renderer_draw_model(ossa_gpu_renderer *renderer, const ossa
             const gpu_model_primitive *p = &gpu->primitives[i];
             if ((p->gl.material.alpha_mode == OSSA_ALPHA_BLEND) != blended) continue;
             ossa_gpu_skinning k = primitive_skinning(gpu, p, instances, desc, drawn);
-            gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame,
-                                        &k);
+            gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame, &k);
         }
     return OSSA_OK;
 }

@@ -302,8 +302,8 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
     ossa_io_check_members_reading(L, object, known, NULL);
 }
 
-void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object,
-                                   const char *const *known, const char *const *read) {
+void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object, const char *const *known,
+                                   const char *const *read) {
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
         const char *key = item->string;

@@ -132,8 +132,8 @@ int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known);
 /* The same, where the extensions named in `read` (NULL-terminated) are read by the caller: they
  * are not warned as having no effect. */
-void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object,
-                                   const char *const *known, const char *const *read);
+void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object, const char *const *known,
+                                   const char *const *read);
 /* Whether extensionsUsed lists the extension. */
 int ossa_io_extension_used(const ossa_io_loader *L, const char *name);
 /* The object of extension `name` in object.extensions, NULL when absent or not listed in

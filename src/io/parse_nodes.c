@@ -120,8 +120,10 @@ static void parse_instancing(ossa_io_loader *L, const cJSON *item, ossa_node *n)
         else if (name[0] == '_')
             index = ossa_io_get_accessor(L, attributes, name, 1);
         else {
-            ossa_io_warn_key(L, name, "'%s' is not an instance attribute (TRANSLATION, ROTATION, "
-                                      "SCALE or _NAME); ignored", name);
+            ossa_io_warn_key(L, name,
+                             "'%s' is not an instance attribute (TRANSLATION, ROTATION, "
+                             "SCALE or _NAME); ignored",
+                             name);
             continue;
         }
         uint64_t n_items = L->doc->accessors[index].count;
