@@ -280,12 +280,6 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
     return 1;
 }
 
-static int listed_in(const char *const *list, const char *name) {
-    for (; list && *list; list++)
-        if (!strcmp(*list, name)) return 1;
-    return 0;
-}
-
 int ossa_io_extension_used(const ossa_io_loader *L, const char *name) {
     for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
         if (!strcmp(L->doc->extensions_used[i], name)) return 1;
@@ -299,11 +293,6 @@ const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const
 }
 
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known) {
-    ossa_io_check_members_reading(L, object, known, NULL);
-}
-
-void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object, const char *const *known,
-                                   const char *const *read) {
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
         const char *key = item->string;
@@ -316,12 +305,17 @@ void ossa_io_check_members_reading(ossa_io_loader *L, const cJSON *object, const
                 if (!cJSON_IsObject(ext))
                     ossa_io_fail_key(L, ext->string, OSSA_ERROR_INVALID,
                                      "an extension must be an object, not %s", json_type_name(ext));
-                if (!ossa_io_extension_used(L, ext->string))
+                int declared = 0, handled = 0;
+                for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
+                    if (!strcmp(L->doc->extensions_used[i], ext->string)) declared = 1;
+                for (const char *const *k = known; *k && !handled; k++)
+                    handled = !strcmp(*k, ext->string);
+                if (!declared)
                     ossa_io_warn_key(L, ext->string,
                                      "extension '%s' is not listed in extensionsUsed; ignored",
                                      ext->string);
-                else if (!listed_in(read, ext->string))
-                    /* the caller reads the extensions it draws; any other is ignored */
+                else if (!handled)
+                    /* The caller reads the extensions it implements (listed in `known`). */
                     ossa_io_warn_key(L, ext->string,
                                      "extension object '%s' has no effect in ossa; ignored",
                                      ext->string);

@@ -95,9 +95,8 @@ static ossa_texture_ref parse_texture_info(ossa_io_loader *L, const cJSON *objec
     const cJSON *info = ossa_io_get_object(L, object, key, 0);
     if (!info) return ref;
     size_t mark = ossa_io_path_key(L, key);
-    const char *known[] = {"index", "texCoord", extra, NULL};
-    static const char *const read[] = {"KHR_texture_transform", NULL};
-    ossa_io_check_members_reading(L, info, known, read);
+    const char *known[] = {"index", "texCoord", "KHR_texture_transform", extra, NULL};
+    ossa_io_check_members(L, info, known);
     ref.index = ossa_io_get_index(L, info, "index", L->doc->texture_count, "texture", 1);
     ref.texcoord = (uint32_t)ossa_io_get_uint(L, info, "texCoord", 0, 0);
     if (extra) ossa_io_get_number(L, info, extra, 1.0);
@@ -147,10 +146,10 @@ static void parse_material(ossa_io_loader *L, const cJSON *item, uint32_t index)
                                         "alphaMode",
                                         "alphaCutoff",
                                         "doubleSided",
+                                        "KHR_materials_unlit",
+                                        "KHR_materials_emissive_strength",
                                         NULL};
-    static const char *const read[] = {"KHR_materials_unlit", "KHR_materials_emissive_strength",
-                                       NULL};
-    ossa_io_check_members_reading(L, item, known, read);
+    ossa_io_check_members(L, item, known);
     m->name = ossa_io_dup_string(L, item, "name");
     for (int k = 0; k < 4; k++)
         m->base_color_factor[k] = 1.0f;

@@ -158,11 +158,19 @@ static void parse_instancing(ossa_io_loader *L, const cJSON *item, ossa_node *n)
 static void parse_node(ossa_io_loader *L, const cJSON *item, uint32_t index) {
     ossa_document *doc = L->doc;
     ossa_node *n = &doc->nodes[index];
-    static const char *const known[] = {"camera",  "children", "skin",  "matrix",
-                                        "mesh",    "rotation", "scale", "translation",
-                                        "weights", "name",     NULL};
-    static const char *const read[] = {"EXT_mesh_gpu_instancing", NULL};
-    ossa_io_check_members_reading(L, item, known, read);
+    static const char *const known[] = {"camera",
+                                        "children",
+                                        "skin",
+                                        "matrix",
+                                        "mesh",
+                                        "rotation",
+                                        "scale",
+                                        "translation",
+                                        "weights",
+                                        "name",
+                                        "EXT_mesh_gpu_instancing",
+                                        NULL};
+    ossa_io_check_members(L, item, known);
     n->name = ossa_io_dup_string(L, item, "name");
     n->camera = ossa_io_get_index(L, item, "camera", L->camera_count, "camera", 0);
     n->mesh = ossa_io_get_index(L, item, "mesh", doc->mesh_count, "mesh", 0);
