@@ -1,7 +1,8 @@
 /* The appearance extensions drawn by libossa-gl, on files written here (a quad facing the
  * camera): KHR_materials_unlit draws the base colour exactly, emissive (with
  * KHR_materials_emissive_strength) brightens by its value, KHR_texture_transform moves and turns
- * a four-colour texture (and its texCoord picks the set), single-sided materials cull back faces
+ * a four-colour texture (and its texCoord picks the set), alpha MASK discards below the cutoff
+ * and BLEND mixes with the background, single-sided materials cull back faces
  * and double-sided ones do not, EXT_mesh_gpu_instancing draws N copies in one instanced draw
  * (GPU skinning by transform feedback and CPU-skinned vertices agree). The document and model
  * carry the values; bad extension objects are refused with their JSON path. */
@@ -354,6 +355,44 @@ static void check_double_sided(void) {
     CHECK(shown > 500 && shown == facing);
 }
 
+/* alphaMode: MASK discards what is below alphaCutoff, BLEND mixes with what is behind. */
+static void check_alpha(void) {
+    uint8_t rgb[SIZE * SIZE * 3], background[3];
+    ossa_gpu_renderer_background(background);
+    const char *base = "'pbrMetallicRoughness':{'baseColorFactor':[1,1,0,0.4]},'extensions':{"
+                       "'KHR_materials_unlit':{}}";
+    static const struct {
+        const char *mode;
+        long quad; /* pixels expected to differ from the background */
+    } cases[] = {{"'alphaMode':'MASK'", 0},
+                 {"'alphaMode':'MASK','alphaCutoff':0.3", 600},
+                 {"'alphaMode':'OPAQUE','alphaCutoff':0.9", 600},
+                 {"'alphaMode':'BLEND'", 600}};
+    for (int c = 0; c < 4; c++) {
+        char material[512], png[64];
+        snprintf(material, sizeof material, "{%s,%s}", base, cases[c].mode);
+        snprintf(png, sizeof png, "appearance_alpha_%d.png", c);
+        scene s;
+        if (open_scene(&s, material, "", 0)) {
+            ossa_model_material m = ossa_model_material_info(s.model, 0);
+            CHECK(m.alpha_mode == (c < 2    ? OSSA_ALPHA_MASK
+                                   : c == 2 ? OSSA_ALPHA_OPAQUE
+                                            : OSSA_ALPHA_BLEND));
+            draw(&s, NULL, png, rgb);
+            long drawn = SIZE * SIZE - background_pixels(rgb);
+            CHECKF(drawn == cases[c].quad, "%s: %ld pixels drawn", cases[c].mode, drawn);
+            const uint8_t *p = quad_pixel(rgb, 0.5, 0.5);
+            if (c == 3) /* 0.4 of yellow over 0.6 of the background */
+                for (int k = 0; k < 3; k++)
+                    CHECKF(abs(p[k] - (int)lround(0.4 * (k < 2 ? 255 : 0) + 0.6 * background[k])) <=
+                               1,
+                           "blend channel %d: %u", k, p[k]);
+            if (c == 2) CHECK(p[0] == 255 && p[1] == 255 && p[2] == 0);
+        }
+        close_scene(&s);
+    }
+}
+
 /* Runs of foreground pixels along row y. */
 static int blobs_on_row(const uint8_t *rgb, int y) {
     uint8_t background[3];
@@ -520,6 +559,7 @@ int main(void) {
     check_unlit_and_emissive();
     check_texture_transform();
     check_double_sided();
+    check_alpha();
     check_instancing();
     check_invalid();
     ossa_gpu_renderer_destroy(renderer);
