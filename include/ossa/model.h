@@ -109,7 +109,7 @@ typedef struct ossa_model_primitive {
     int has_normals, has_tangents, has_texcoords;
     int32_t material; /**< glTF material index, -1 for the default material */
     /** Static copies its node draws (EXT_mesh_gpu_instancing, see ::ossa_model_node_instances);
-     *  0: drawn once, as is. Skinned primitives are always drawn once (0). The streams and
+     *  0: drawn once, as is (also every primitive of a node with a skin). The streams and
      *  ::ossa_character_skin give the one copy without its instance transforms. */
     uint32_t instance_count;
 } ossa_model_primitive;

@@ -150,8 +150,8 @@ static void parse_instancing(ossa_io_loader *L, const cJSON *item, ossa_node *n)
     }
     if (n->skin >= 0)
         ossa_io_warn_key(L, "extensions",
-                         "EXT_mesh_gpu_instancing on a skinned node: its skinned primitives are "
-                         "drawn once, without the instances");
+                         "EXT_mesh_gpu_instancing on a skinned node: its mesh is drawn once, "
+                         "without the instances");
     n->instance_count = (uint32_t)count;
 }
 

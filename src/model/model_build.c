@@ -128,7 +128,8 @@ static ossa_result build_primitive(ossa_model *model, const ossa_document *doc,
     info->has_tangents = prim->tangent >= 0;
     info->has_texcoords = prim->texcoord0 >= 0;
     info->material = prim->material;
-    info->instance_count = info->skin < 0 ? model->node_instance_count[node] : 0;
+    /* a node with a skin draws its mesh once (every primitive: they share its morph weights) */
+    info->instance_count = rig->skin[node] < 0 ? model->node_instance_count[node] : 0;
     ossa_result r = ossa_model_decode_primitive(doc, mesh, p, &model->owned, &out->streams, error);
     if (r == OSSA_OK) r = decode_material_texcoords(doc, prim, &model->owned, &out->streams, error);
     if (r == OSSA_OK && !desc->skip_cpu_skinning)
