@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "image.h"
+#include "silhouette.h"
 #include "ossa/gl.h"
 #include "test_support.h"
 
@@ -89,6 +90,7 @@ static uint8_t *make_glb(const char *material, const char *node_extensions, int 
         json, sizeof json,
         "{'asset':{'version':'2.0'},'extensionsUsed':['KHR_materials_unlit',"
         "'KHR_materials_emissive_strength','KHR_texture_transform','EXT_mesh_gpu_instancing'],"
+        "'extensionsRequired':['EXT_mesh_gpu_instancing','KHR_texture_transform'],"
         "'buffers':[{'byteLength':%zu}],'bufferViews':[{'buffer':0,'byteLength':%d},"
         "{'buffer':0,'byteOffset':%d,'byteLength':%zu}],"
         "'accessors':[{'bufferView':0,'byteOffset':%d,'componentType':5126,'count':4,'type':"
@@ -108,8 +110,8 @@ static uint8_t *make_glb(const char *material, const char *node_extensions, int 
         "'nodes':[{'mesh':0,'translation':[0,0.25,0],'extensions':{%s}}],"
         "'scenes':[{'nodes':[0]}],'scene':0}",
         bin_size, AT_IMAGE, AT_IMAGE, image_size, AT_POSITION, AT_UV0, AT_UV1,
-        back ? AT_BACK : AT_FRONT, AT_TRANSLATION, INSTANCES, AT_ROTATION, INSTANCES,
-        AT_TRANSLATION, INSTANCES, AT_SCALE, INSTANCES, material, node_extensions);
+        back ? AT_BACK : AT_FRONT, AT_TRANSLATION, INSTANCES, AT_ROTATION, INSTANCES, AT_POSITION,
+        INSTANCES, AT_SCALE, INSTANCES, material, node_extensions);
     CHECK(n > 0 && (size_t)n < sizeof json);
     for (char *c = json; *c; c++)
         if (*c == '\'') *c = '"';
@@ -393,6 +395,32 @@ static void check_alpha(void) {
     }
 }
 
+/* Connected (4-neighbour) regions of foreground pixels. */
+static int blobs(const uint8_t *rgb) {
+    uint8_t background[3];
+    ossa_gpu_renderer_background(background);
+    static int label[SIZE * SIZE], stack[SIZE * SIZE];
+    memset(label, 0, sizeof label);
+    int count = 0;
+    for (int start = 0; start < SIZE * SIZE; start++) {
+        if (label[start] || same_rgb(rgb + 3 * start, background)) continue;
+        int top = 0;
+        stack[top++] = start;
+        label[start] = ++count;
+        while (top) {
+            int i = stack[--top], x = i % SIZE, y = i / SIZE;
+            const int next[4] = {x > 0 ? i - 1 : -1, x < SIZE - 1 ? i + 1 : -1,
+                                 y > 0 ? i - SIZE : -1, y < SIZE - 1 ? i + SIZE : -1};
+            for (int k = 0; k < 4; k++)
+                if (next[k] >= 0 && !label[next[k]] && !same_rgb(rgb + 3 * next[k], background)) {
+                    label[next[k]] = count;
+                    stack[top++] = next[k];
+                }
+        }
+    }
+    return count;
+}
+
 /* Runs of foreground pixels along row y. */
 static int blobs_on_row(const uint8_t *rgb, int y) {
     uint8_t background[3];
@@ -457,8 +485,8 @@ static void check_instancing(void) {
     draw(&s, NULL, "appearance_instancing.png", gpu);
     int y = SIZE / 2 - (int)lround(0.25 * SIZE / (2 * 4 * tan(0.45)));
     int runs = blobs_on_row(gpu, y);
-    printf("instancing: %d copies seen on the quads' row\n", runs);
-    CHECK(runs == INSTANCES);
+    printf("instancing: %d copies seen on the quads' row, %d regions\n", runs, blobs(gpu));
+    CHECK(runs == INSTANCES && blobs(gpu) == INSTANCES);
     /* vertices skinned on the CPU (one copy, in world space) drawn to the same instances */
     float cpu_positions[4 * 3];
     ossa_skin_output out = {0};
@@ -474,6 +502,25 @@ static void check_instancing(void) {
     printf("instancing: %ld pixels differ between GPU- and CPU-skinned vertices\n", differ);
     CHECK(differ <= 8);
     close_scene(&s);
+    /* `ossa render` frames and draws every copy of a file that requires the extension */
+    size_t size = 0;
+    uint8_t *glb = make_glb(material, ext, 0, &size);
+    FILE *file = fopen("appearance_instanced.glb", "wb");
+    CHECK(glb && file && fwrite(glb, 1, size, file) == size);
+    if (file) fclose(file);
+    free(glb);
+    CHECK(run_cli("render appearance_instanced.glb --no-grid --size 96x96 -o "
+                  "appearance_instanced_cli.png") == 0);
+    int width = 0, height = 0;
+    uint8_t *framed = NULL;
+    CHECK(image_png_read_rgb("appearance_instanced_cli.png", &width, &height, &framed, &error) ==
+          OSSA_OK);
+    if (framed && width == SIZE && height == SIZE) {
+        int seen = blobs(framed);
+        printf("ossa render: %d copies seen\n", seen);
+        CHECK(seen == INSTANCES);
+    }
+    free(framed);
     /* without the extension, one quad */
     if (open_scene(&s, material, "", 0)) {
         CHECK(ossa_model_primitive_info(s.model, 0)->instance_count == 0);
