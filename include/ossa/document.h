@@ -266,7 +266,7 @@ typedef struct ossa_material {
     ossa_texture_ref base_color_texture;
     int double_sided;
     float emissive_factor[3];          /**< default 0, 0, 0 */
-    ossa_texture_ref emissive_texture; /**< parsed, not drawn */
+    ossa_texture_ref emissive_texture; /**< -1 index when absent */
     float emissive_strength;           /**< KHR_materials_emissive_strength, 1 by default */
     int unlit;                         /**< KHR_materials_unlit */
     ossa_alpha_mode alpha_mode;

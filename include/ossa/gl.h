@@ -322,7 +322,8 @@ typedef struct ossa_gpu_draw_desc {
  * Draws every triangle primitive of the model for the instances: one instanced draw per
  * primitive, shaded with the renderer's camera and light (see ::ossa_gpu_renderer_begin) as its
  * ::ossa_model_material says: base colour factor times the texture at the transformed texture
- * coordinates, lit (one key light, a fill light, ambient) plus the emissive colour, or the base
+ * coordinates, lit (one key light, a fill light, ambient) plus the emissive colour (times the
+ * emissive texture at its own transform of the same coordinates), or the base
  * colour alone when unlit; MASK discards below the cutoff; BLEND primitives are drawn after the
  * others, blended, without writing depth; back faces of single-sided materials are culled. A
  * primitive whose node has static instances (EXT_mesh_gpu_instancing) draws them all for every

@@ -120,7 +120,7 @@ typedef struct ossa_model_streams {
     const float *normals;   /**< 3 floats per vertex */
     const float *tangents;  /**< 4 floats per vertex */
     const float *texcoords; /**< TEXCOORD_0, 2 floats per vertex */
-    /** The TEXCOORD_n its material's base colour texture reads (ossa_model_material::texcoord),
+    /** The TEXCOORD_n its material's textures read (ossa_model_material::texcoord),
      *  2 floats per vertex: texcoords itself when n is 0; NULL when the primitive lacks it. */
     const float *material_texcoords;
     /** 4 * set_count joints per vertex (set 0's four, then set 1's, ...) */
@@ -148,10 +148,18 @@ typedef struct ossa_model_material {
     int double_sided; /**< both faces drawn; single-sided materials cull back faces */
     ossa_alpha_mode alpha_mode;
     float alpha_cutoff; /**< MASK: alpha below it is discarded (0.5 by default) */
-    uint32_t texcoord;  /**< TEXCOORD_n of the base colour texture (0 without one) */
+    /** TEXCOORD_n its textures read: the base colour texture's, else the emissive texture's (0
+     *  without either). */
+    uint32_t texcoord;
     /** The base colour texture's KHR_texture_transform as a 2x3 row matrix M:
      *  uv' = (M[0] u + M[1] v + M[2], M[3] u + M[4] v + M[5]); the identity without one. */
     float uv_transform[6];
+    /** The emissive texture's encoded image (PNG or JPEG), which multiplies emissive; NULL
+     *  without one, or when it reads another TEXCOORD set than `texcoord` (then not drawn). */
+    const uint8_t *emissive_image;
+    size_t emissive_image_size;
+    const char *emissive_image_mime;
+    float emissive_uv_transform[6]; /**< its KHR_texture_transform, as uv_transform */
 } ossa_model_material;
 
 /** Number of primitives drawn by nodes of the model. */

@@ -48,7 +48,7 @@ struct ossa_gpu_model {
     uint32_t weight_count;
     uint32_t joints_per_instance; /* every section, plus the placement joint (last) */
     uint32_t weights_per_instance;
-    GLuint *textures; /* one per distinct material with an image, owned here */
+    GLuint *textures; /* one per distinct material and image (base colour, emissive), owned here */
     int32_t *texture_materials;
     uint32_t texture_count;
 };

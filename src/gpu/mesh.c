@@ -170,13 +170,18 @@ static void set_material(upload_state *s, const ossa_primitive *source, gpu_prim
     as_model.double_sided = material->double_sided;
     as_model.alpha_mode = material->alpha_mode;
     as_model.alpha_cutoff = material->alpha_cutoff;
-    ossa_texture_transform_matrix(
-        material->base_color_texture.index >= 0 ? &material->base_color_texture.transform : NULL,
-        as_model.uv_transform);
+    const ossa_texture_ref *base = &material->base_color_texture,
+                           *glow = &material->emissive_texture;
+    ossa_texture_transform_matrix(base->index >= 0 ? &base->transform : NULL,
+                                  as_model.uv_transform);
+    ossa_texture_transform_matrix(glow->index >= 0 ? &glow->transform : NULL,
+                                  as_model.emissive_uv_transform);
     gpu_material_set(&p->material, &as_model);
-    if (material->base_color_texture.index < 0) return;
-    *uv_set = material->base_color_texture.texcoord;
-    p->texture = gpu_mesh_texture(s->mesh, s->document, material->base_color_texture.index);
+    /* one set of texture coordinates: the base colour texture's, else the emissive one's */
+    *uv_set = base->index >= 0 ? base->texcoord : glow->index >= 0 ? glow->texcoord : 0;
+    if (glow->index >= 0 && glow->texcoord == *uv_set)
+        p->emissive_texture = gpu_mesh_texture(s->mesh, s->document, glow->index);
+    if (base->index >= 0) p->texture = gpu_mesh_texture(s->mesh, s->document, base->index);
 }
 
 static ossa_result upload_primitive(upload_state *s, const ossa_primitive *source,

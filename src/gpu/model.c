@@ -61,14 +61,18 @@ static int lay_out_sections(ossa_gpu_model *gpu) {
     return 1;
 }
 
-/* The texture of a material with an image, decoded once per material. */
-static GLuint material_texture(ossa_gpu_model *gpu, int32_t material) {
+/* The base colour (emissive 0) or emissive (1) texture of a material with an image, decoded once
+ * per material; the table keys are 2 * material + emissive. */
+static GLuint material_texture(ossa_gpu_model *gpu, int32_t material, int emissive) {
+    int32_t key = 2 * material + emissive;
     for (uint32_t t = 0; t < gpu->texture_count; t++)
-        if (gpu->texture_materials[t] == material) return gpu->textures[t];
+        if (gpu->texture_materials[t] == key) return gpu->textures[t];
     ossa_model_material info = ossa_model_material_info(gpu->model, material);
-    if (!info.image) return 0;
-    GLuint texture = gpu_texture_from_image(info.image, info.image_size);
-    gpu->texture_materials[gpu->texture_count] = material;
+    const uint8_t *image = emissive ? info.emissive_image : info.image;
+    if (!image) return 0;
+    GLuint texture =
+        gpu_texture_from_image(image, emissive ? info.emissive_image_size : info.image_size);
+    gpu->texture_materials[gpu->texture_count] = key;
     gpu->textures[gpu->texture_count++] = texture;
     return texture;
 }
@@ -88,8 +92,8 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         gpu->primitives = calloc((size_t)count + 1, sizeof *gpu->primitives);
         gpu->palettes = calloc(2 * (size_t)count + 1, sizeof *gpu->palettes);
         gpu->weights = calloc((size_t)count + 1, sizeof *gpu->weights);
-        gpu->textures = calloc((size_t)count + 1, sizeof *gpu->textures);
-        gpu->texture_materials = calloc((size_t)count + 1, sizeof *gpu->texture_materials);
+        gpu->textures = calloc(2 * (size_t)count + 1, sizeof *gpu->textures);
+        gpu->texture_materials = calloc(2 * (size_t)count + 1, sizeof *gpu->texture_materials);
     }
     if (!gpu || !gpu->primitives || !gpu->palettes || !gpu->weights || !gpu->textures ||
         !gpu->texture_materials) {
@@ -118,7 +122,8 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         p->cpu_section =
             info->skin < 0 && info->instance_count ? palette_section(gpu, info, 1) : GPU_NO_SECTION;
         p->weight_section = weight_section(gpu, info, p->copies);
-        p->gl.texture = material_texture(gpu, info->material);
+        p->gl.texture = material_texture(gpu, info->material, 0);
+        p->gl.emissive_texture = material_texture(gpu, info->material, 1);
     }
     if (!lay_out_sections(gpu)) {
         ossa_gpu_model_destroy(gpu);

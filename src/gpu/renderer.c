@@ -152,6 +152,11 @@ void gpu_renderer_draw_primitive(ossa_gpu_renderer *r, const gpu_primitive *p,
     glUniform1i(program->unlit, m->unlit);
     glUniform1i(program->alpha_mode, m->alpha_mode);
     glUniform1f(program->alpha_cutoff, m->alpha_cutoff);
+    glUniform1i(program->has_emissive_texture, p->emissive_texture != 0);
+    glUniform3fv(program->emissive_row0, 1, m->emissive_uv_transform);
+    glUniform3fv(program->emissive_row1, 1, m->emissive_uv_transform + 3);
+    glActiveTexture(GL_TEXTURE0 + GPU_UNIT_EMISSIVE);
+    glBindTexture(GL_TEXTURE_2D, p->emissive_texture);
     glActiveTexture(GL_TEXTURE0 + GPU_UNIT_BASE_COLOR);
     glBindTexture(GL_TEXTURE_2D, p->texture);
     /* glTF: single-sided materials cull back faces (counter-clockwise is front) */
@@ -180,6 +185,8 @@ void gpu_material_set(gpu_material *out, const ossa_model_material *material) {
     for (int k = 0; k < 4; k++)
         out->base_color[k] = material ? material->base_color[k] : 1.0f;
     memcpy(out->uv_transform, material ? material->uv_transform : identity, sizeof identity);
+    memcpy(out->emissive_uv_transform, material ? material->emissive_uv_transform : identity,
+           sizeof identity);
     out->alpha_cutoff = material ? material->alpha_cutoff : 0.5f;
     if (!material) return;
     memcpy(out->emissive, material->emissive, sizeof out->emissive);

@@ -167,7 +167,8 @@ const char gpu_skin_vertex_main[] =
 /* The material (ossa_model_material): base colour factor times the texture read at the
  * KHR_texture_transform of the coordinates (affine, so transforming per fragment equals
  * transforming per vertex), alpha MASK / BLEND, then two-sided Lambert with an ambient term plus
- * the emissive colour, or the base colour alone for unlit (KHR_materials_unlit) materials. */
+ * the emissive colour (times its texture), or the base colour alone for unlit
+ * (KHR_materials_unlit) materials. */
 const char gpu_shade_fragment_source[] =
     "in vec3 v_normal;\n"
     "in vec2 v_uv;\n"
@@ -176,6 +177,9 @@ const char gpu_shade_fragment_source[] =
     "uniform sampler2D u_base_color_texture;\n"
     "uniform vec3 u_uv_row0, u_uv_row1;\n"
     "uniform vec3 u_emissive;\n"
+    "uniform int u_has_emissive_texture;\n"
+    "uniform sampler2D u_emissive_texture;\n"
+    "uniform vec3 u_emissive_row0, u_emissive_row1;\n"
     "uniform int u_unlit;\n"
     "uniform int u_alpha_mode; /* 0 opaque, 1 mask, 2 blend */\n"
     "uniform float u_alpha_cutoff;\n"
@@ -198,7 +202,11 @@ const char gpu_shade_fragment_source[] =
     "    if (!gl_FrontFacing) n = -n;\n"
     "    float key = max(dot(n, u_light_dir), 0.0);\n"
     "    float fill = max(dot(n, normalize(vec3(-0.4, 0.2, -0.6))), 0.0);\n"
-    "    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + u_emissive, alpha);\n"
+    "    vec3 emissive = u_emissive;\n"
+    "    if (u_has_emissive_texture != 0)\n"
+    "        emissive *= texture(u_emissive_texture,\n"
+    "                            vec2(dot(u_emissive_row0, uv), dot(u_emissive_row1, uv))).rgb;\n"
+    "    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + emissive, alpha);\n"
     "}\n";
 
 const char gpu_grid_vertex_source[] = "layout(location = 0) in vec3 a_position;\n"

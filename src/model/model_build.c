@@ -30,12 +30,18 @@ static ossa_result out_of_memory(ossa_error *error) {
     return ossa_model_fail(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, "", "out of memory");
 }
 
-/* The TEXCOORD_n the primitive's base colour texture reads, when n is not 0. */
+/* The TEXCOORD set a material's textures read: the base colour texture's, else the emissive
+ * texture's. */
+static uint32_t material_texcoord_set(const ossa_material *material) {
+    if (material->base_color_texture.index >= 0) return material->base_color_texture.texcoord;
+    return material->emissive_texture.index >= 0 ? material->emissive_texture.texcoord : 0;
+}
+
+/* The TEXCOORD_n the primitive's material reads, when n is not 0. */
 static ossa_result decode_material_texcoords(const ossa_document *doc, const ossa_primitive *prim,
                                              ossa_owned *owned, ossa_model_streams *streams,
                                              ossa_error *error) {
-    uint32_t set =
-        prim->material >= 0 ? doc->materials[prim->material].base_color_texture.texcoord : 0;
+    uint32_t set = prim->material >= 0 ? material_texcoord_set(&doc->materials[prim->material]) : 0;
     streams->material_texcoords = set == 0 ? streams->texcoords : NULL;
     for (uint32_t a = 0; set && a < prim->attribute_count; a++) {
         const ossa_attribute *attribute = &prim->attributes[a];
@@ -161,12 +167,28 @@ static ossa_result build_primitives(ossa_model *model, const ossa_document *doc,
     return OSSA_OK;
 }
 
+/* The encoded image of document texture `texture` copied into the model (NULL when absent). */
+static ossa_result copy_image(ossa_model *model, const ossa_document *doc, int32_t texture,
+                              const uint8_t **out, size_t *size, const char **mime,
+                              ossa_error *error) {
+    int32_t image = texture >= 0 ? doc->textures[texture].source : -1;
+    if (image < 0 || !doc->images[image].data) return OSSA_OK;
+    const ossa_image *img = &doc->images[image];
+    uint8_t *bytes = ossa_owned_alloc(&model->owned, (size_t)img->byte_length, 1);
+    if (!bytes) return out_of_memory(error);
+    memcpy(bytes, img->data, (size_t)img->byte_length);
+    *out = bytes;
+    *size = (size_t)img->byte_length;
+    int jpeg = img->byte_length >= 2 && img->data[0] == 0xFF && img->data[1] == 0xD8;
+    *mime = jpeg ? "image/jpeg" : "image/png";
+    return OSSA_OK;
+}
+
 static ossa_result build_materials(ossa_model *model, const ossa_document *doc, ossa_error *error) {
     model->material_count = doc->material_count;
     model->materials =
         ossa_owned_alloc(&model->owned, doc->material_count, sizeof *model->materials);
-    if (!model->materials)
-        return ossa_model_fail(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, "", "out of memory");
+    if (!model->materials) return out_of_memory(error);
     for (uint32_t m = 0; m < doc->material_count; m++) {
         const ossa_material *src = &doc->materials[m];
         ossa_model_material *dst = &model->materials[m];
@@ -177,21 +199,18 @@ static ossa_result build_materials(ossa_model *model, const ossa_document *doc, 
         dst->double_sided = src->double_sided;
         dst->alpha_mode = src->alpha_mode;
         dst->alpha_cutoff = src->alpha_cutoff;
-        int32_t texture = src->base_color_texture.index;
-        dst->texcoord = texture >= 0 ? src->base_color_texture.texcoord : 0;
-        ossa_texture_transform_matrix(texture >= 0 ? &src->base_color_texture.transform : NULL,
+        const ossa_texture_ref *base = &src->base_color_texture, *glow = &src->emissive_texture;
+        dst->texcoord = material_texcoord_set(src);
+        ossa_texture_transform_matrix(base->index >= 0 ? &base->transform : NULL,
                                       dst->uv_transform);
-        int32_t image = texture >= 0 ? doc->textures[texture].source : -1;
-        if (image < 0 || !doc->images[image].data) continue;
-        const ossa_image *img = &doc->images[image];
-        uint8_t *bytes = ossa_owned_alloc(&model->owned, (size_t)img->byte_length, 1);
-        if (!bytes)
-            return ossa_model_fail(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, "", "out of memory");
-        memcpy(bytes, img->data, (size_t)img->byte_length);
-        dst->image = bytes;
-        dst->image_size = (size_t)img->byte_length;
-        int jpeg = img->byte_length >= 2 && img->data[0] == 0xFF && img->data[1] == 0xD8;
-        dst->image_mime = jpeg ? "image/jpeg" : "image/png";
+        ossa_texture_transform_matrix(glow->index >= 0 ? &glow->transform : NULL,
+                                      dst->emissive_uv_transform);
+        ossa_result r = copy_image(model, doc, base->index, &dst->image, &dst->image_size,
+                                   &dst->image_mime, error);
+        if (r == OSSA_OK && glow->index >= 0 && glow->texcoord == dst->texcoord)
+            r = copy_image(model, doc, glow->index, &dst->emissive_image, &dst->emissive_image_size,
+                           &dst->emissive_image_mime, error);
+        if (r != OSSA_OK) return r;
     }
     return OSSA_OK;
 }
@@ -330,6 +349,7 @@ ossa_model_material ossa_model_material_info(const ossa_model *model, int32_t in
         white.base_color[k] = 1.0f;
     white.alpha_cutoff = 0.5f;
     white.uv_transform[0] = white.uv_transform[4] = 1.0f;
+    white.emissive_uv_transform[0] = white.emissive_uv_transform[4] = 1.0f;
     return white;
 }
 

@@ -1,6 +1,7 @@
 /* The appearance extensions drawn by libossa-gl, on files written here (a quad facing the
  * camera): KHR_materials_unlit draws the base colour exactly, emissive (with
- * KHR_materials_emissive_strength) brightens by its value, KHR_texture_transform moves and turns
+ * KHR_materials_emissive_strength) brightens by its value and its texture shows through its own
+ * transform, KHR_texture_transform moves and turns
  * a four-colour texture (and its texCoord picks the set), alpha MASK discards below the cutoff
  * and BLEND mixes with the background, single-sided materials cull back faces
  * and double-sided ones do not, EXT_mesh_gpu_instancing draws N copies in one instanced draw
@@ -269,15 +270,22 @@ static int quadrant(const uint8_t *p) {
     return -1;
 }
 
-/* Draws the textured quad (unlit, so texels show as they are) with a texture info JSON and
- * returns the quadrant seen at each quarter of the quad (TL, TR, BL, BR). */
-static void textured_quadrants(const char *texture_info, const char *png, int seen[4],
-                               ossa_model_material *material) {
+/* Draws the textured quad with a texture info JSON and returns the quadrant seen at each quarter
+ * of the quad (TL, TR, BL, BR): as the base colour texture of an unlit material, or as the
+ * emissive texture (factor 1) of a black lit one, so that texels show as they are. */
+static void textured_quadrants_as(int emissive, const char *texture_info, const char *png,
+                                  int seen[4], ossa_model_material *material) {
     char json[512];
-    snprintf(json, sizeof json,
-             "{'pbrMetallicRoughness':{'baseColorTexture':%s},'extensions':{'KHR_materials_"
-             "unlit':{}}}",
-             texture_info);
+    if (emissive)
+        snprintf(json, sizeof json,
+                 "{'pbrMetallicRoughness':{'baseColorFactor':[0,0,0,1]},'emissiveFactor':[1,1,"
+                 "1],'emissiveTexture':%s}",
+                 texture_info);
+    else
+        snprintf(json, sizeof json,
+                 "{'pbrMetallicRoughness':{'baseColorTexture':%s},'extensions':{'KHR_materials_"
+                 "unlit':{}}}",
+                 texture_info);
     scene s;
     uint8_t rgb[SIZE * SIZE * 3];
     for (int q = 0; q < 4; q++)
@@ -287,6 +295,43 @@ static void textured_quadrants(const char *texture_info, const char *png, int se
         draw(&s, NULL, png, rgb);
         for (int q = 0; q < 4; q++)
             seen[q] = quadrant(quad_pixel(rgb, q % 2 ? 0.75 : 0.25, q / 2 ? 0.75 : 0.25));
+    }
+    close_scene(&s);
+}
+
+static void textured_quadrants(const char *texture_info, const char *png, int seen[4],
+                               ossa_model_material *material) {
+    textured_quadrants_as(0, texture_info, png, seen, material);
+}
+
+/* The emissive texture, with its own transform, on the coordinates the material reads. */
+static void check_emissive_texture(void) {
+    int seen[4];
+    ossa_model_material m;
+    textured_quadrants_as(1, "{'index':0}", "appearance_emissive_texture.png", seen, &m);
+    CHECK(m.emissive_image != NULL && m.image == NULL && m.texcoord == 0);
+    CHECKF(seen[0] == 0 && seen[1] == 1 && seen[2] == 2 && seen[3] == 3,
+           "emissive texture: %d %d %d %d", seen[0], seen[1], seen[2], seen[3]);
+    textured_quadrants_as(1,
+                          "{'index':0,'extensions':{'KHR_texture_transform':{'offset':[0.5,0]}}}",
+                          "appearance_emissive_texture_offset.png", seen, &m);
+    CHECK(m.emissive_uv_transform[2] == 0.5f && m.uv_transform[2] == 0.0f);
+    CHECKF(seen[0] == 1 && seen[1] == 0 && seen[2] == 3 && seen[3] == 2,
+           "emissive texture offset: %d %d %d %d", seen[0], seen[1], seen[2], seen[3]);
+    /* TEXCOORD_1 alone: read from set 1 (u mirrored) */
+    textured_quadrants_as(1, "{'index':0,'texCoord':1}", "appearance_emissive_texture_uv1.png",
+                          seen, &m);
+    CHECK(m.texcoord == 1 && m.emissive_image != NULL);
+    CHECKF(seen[0] == 1 && seen[1] == 0 && seen[2] == 3 && seen[3] == 2,
+           "emissive texture on TEXCOORD_1: %d %d %d %d", seen[0], seen[1], seen[2], seen[3]);
+    /* another set than the base colour texture's: not drawn (the emissive factor alone) */
+    scene s;
+    if (open_scene(&s,
+                   "{'pbrMetallicRoughness':{'baseColorTexture':{'index':0}},'emissiveTexture':{"
+                   "'index':0,'texCoord':1}}",
+                   "", 0)) {
+        ossa_model_material both = ossa_model_material_info(s.model, 0);
+        CHECK(both.image != NULL && both.emissive_image == NULL && both.texcoord == 0);
     }
     close_scene(&s);
 }
@@ -605,6 +650,7 @@ int main(void) {
     build_bin();
     check_unlit_and_emissive();
     check_texture_transform();
+    check_emissive_texture();
     check_double_sided();
     check_alpha();
     check_instancing();
