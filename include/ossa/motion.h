@@ -78,8 +78,8 @@ void ossa_motion_power(const ossa_motion *a, int64_t n, ossa_motion *out);
 
 /**
  * Checks a root-motion descriptor for a rig.
- * @return OSSA_ERROR_ARGUMENT (path `node`, `up` or `mode`) for a node out of range, an up axis
- *         that is not finite, an unknown mode.
+ * @return OSSA_ERROR_ARGUMENT (path `node`, `up` or `mode`) for a node out of range or with a
+ *         fixed matrix, an up axis that is not finite, an unknown mode.
  */
 ossa_result ossa_root_motion_check(const ossa_rig *rig, const ossa_root_motion_desc *desc,
                                    ossa_error *error);
@@ -134,6 +134,9 @@ ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *player,
  * the identity when root motion is off. Resets the pending motion to the identity.
  */
 void ossa_mix_player_take_motion(ossa_mix_player *player, ossa_motion *delta);
+
+/** The `"root_motion"` of a mix file (see ::ossa_mix_file_parse), NULL when it has none. */
+const ossa_root_motion_desc *ossa_mix_file_root_motion(const ossa_mix_file *file);
 
 #ifdef __cplusplus
 }

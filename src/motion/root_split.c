@@ -24,6 +24,9 @@ ossa_result ossa_motion_root_resolve(const ossa_rig *rig, const ossa_root_motion
     if (rig && (desc->node < 0 || (uint32_t)desc->node >= rig->node_count))
         return fail(error, "node", "the root node %d is not a rig node (the rig has %u)",
                     (int)desc->node, rig->node_count);
+    if (rig && rig->fixed[desc->node])
+        return fail(error, "node", "the root node %d has a matrix: its motion cannot be split",
+                    (int)desc->node);
     if ((unsigned)desc->mode > OSSA_ROOT_MOTION_FULL)
         return fail(error, "mode", "unknown root-motion mode %d", (int)desc->mode);
     double up[3] = {desc->up[0], desc->up[1], desc->up[2]};

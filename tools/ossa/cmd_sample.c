@@ -24,7 +24,9 @@ static void usage(FILE *out) {
             "without it a short table of world translations is printed.\n"
             "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
             "weights over time, masks, additive layers, sync groups; see include/ossa/mix.h)\n"
-            "at each mix clock T.\n");
+            "at each mix clock T. With the file's \"root_motion\", each sample also has a\n"
+            "root_motion object (the motion accumulated since clock 0) and node_world has the\n"
+            "root in place; the file's \"ik\" entries are applied after mixing.\n");
 }
 
 typedef struct sample_args {
@@ -204,6 +206,21 @@ static void print_text_frame(FILE *out, const ossa_document *doc, const sample_f
     }
 }
 
+/* "root_motion":{"translation":[...],"rotation":[...]}, (the motion accumulated since clock 0) */
+static void print_json_motion(FILE *out, const ossa_motion *motion) {
+    fputs("\"root_motion\":{\"translation\":[", out);
+    for (int c = 0; c < 3; c++) {
+        if (c) fputc(',', out);
+        print_shortest(out, motion->translation[c]);
+    }
+    fputs("],\"rotation\":[", out);
+    for (int c = 0; c < 4; c++) {
+        if (c) fputc(',', out);
+        print_shortest(out, motion->rotation[c]);
+    }
+    fputs("]},", out);
+}
+
 static int model_error(const ossa_error *error) {
     char text[OSSA_FILE_MAX + OSSA_PATH_MAX + OSSA_MESSAGE_MAX + 8];
     ossa_error_format(error, text, sizeof text);
@@ -262,14 +279,18 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
         /* Through float: a time written as the shortest round trip of a key lands on it; clamped
          * to the clip's range, which sampling also does. */
         float t = (float)a->times[i];
-        if (a->mix)
-            sample_mix_pose(mix, a->times[i], character);
-        else if (ossa_character_update(character, clip, t, OSSA_WRAP_CLAMP, &error) != OSSA_OK)
+        ossa_motion motion;
+        if (a->mix) {
+            if (sample_mix_pose(mix, a->times[i], 0, character, &error) != OSSA_OK ||
+                sample_mix_motion(mix, a->times[i], &motion, &error) != OSSA_OK)
+                return model_error(&error);
+        } else if (ossa_character_update(character, clip, t, OSSA_WRAP_CLAMP, &error) != OSSA_OK)
             return model_error(&error);
         if (a->json) {
             fprintf(out, "%s{\"time\":", i ? "," : "");
             print_shortest(out, a->times[i]);
             fputc(',', out);
+            if (a->mix && mix->root_motion) print_json_motion(out, &motion);
             print_json_frame(out, doc, &frame);
             if (sample_write_primitives(out, doc, &frame, &filter, &error) != 0) {
                 fflush(out);
@@ -278,6 +299,11 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
             fputc('}', out);
         } else {
             fprintf(out, "time %.9g\n", a->times[i]);
+            if (a->mix && mix->root_motion)
+                fprintf(
+                    out, "  root_motion translation %.9g %.9g %.9g rotation %.9g %.9g %.9g %.9g\n",
+                    motion.translation[0], motion.translation[1], motion.translation[2],
+                    motion.rotation[0], motion.rotation[1], motion.rotation[2], motion.rotation[3]);
             print_text_frame(out, doc, &frame);
         }
     }

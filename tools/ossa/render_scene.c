@@ -99,8 +99,10 @@ static void instance_offset(const render_scene *s, uint32_t i, float out[3]) {
 
 void render_scene_evaluate(render_scene *s, int clip, const double *times) {
     if (s->mix) {
+        ossa_error error;
         for (uint32_t i = 0; i < s->instances; i++)
-            sample_mix_pose(s->mix, times[i], s->characters[i]);
+            if (sample_mix_pose(s->mix, times[i], 1, s->characters[i], &error) != OSSA_OK)
+                fail("mixing", &error);
         return;
     }
     const ossa_clip *c = render_scene_clip(s, clip);
