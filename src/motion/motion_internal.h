@@ -28,6 +28,11 @@ void ossa_motion_sample_root(const ossa_clip *clip, int32_t node, float time, os
 void ossa_motion_clip_accumulated(const motion_root *root, const ossa_clip *clip, double position,
                                   ossa_mix_wrap wrap, ossa_motion *out);
 
+/* A(from)^-1 * A(to) for a clip, without the powers of the whole count of loops: only the
+ * loops between the two positions (usually none or one). */
+void ossa_motion_clip_delta(const motion_root *root, const ossa_clip *clip, double from, double to,
+                            ossa_mix_wrap wrap, ossa_motion *out);
+
 /* The mix of layer deltas over one step: begin, add each layer's delta between two unwrapped
  * positions with its weight (> 0), finish with the rest-pose threshold. */
 typedef struct motion_blend {

@@ -73,33 +73,77 @@ static void motion_at(const motion_root *root, const ossa_clip *clip, double tim
     ossa_motion_root_split(root, &local, out, NULL);
 }
 
-void ossa_motion_clip_accumulated(const motion_root *root, const ossa_clip *clip, double position,
-                                  ossa_mix_wrap wrap, ossa_motion *out) {
-    double start = ossa_clip_start(clip), duration = ossa_clip_duration(clip);
-    ossa_motion first, at;
-    ossa_motion_identity(out);
-    if (!(duration > 0)) return;
-    motion_at(root, clip, start, &first);
-    ossa_motion_inverse(&first, &first);
-    if (wrap != OSSA_MIX_LOOP) { /* clamp and ping-pong stay in the clip: no cycle */
-        motion_at(root, clip, ossa_mix_wrap_time(position, start, duration, wrap), &at);
-        ossa_motion_compose(&first, &at, out);
-        return;
-    }
+/* The loop count and clip time of an unwrapped position (loop wrap, duration > 0). */
+static double loop_split(double position, double start, double duration, double *tau) {
     /* 2^53 loops bound the count (a double past it has no fraction left anyway). */
     double cycles = floor((position - start) / duration);
     if (cycles > 9007199254740992.0) cycles = 9007199254740992.0;
     if (cycles < -9007199254740992.0) cycles = -9007199254740992.0;
-    double tau = position - start - cycles * duration;
-    if (tau >= duration) tau = 0, cycles += 1; /* rounding */
-    if (tau < 0) tau = 0;
-    ossa_motion cycle, power;
-    motion_at(root, clip, start + duration, &cycle);
-    ossa_motion_compose(&first, &cycle, &cycle); /* C = M(start)^-1 M(end) */
-    ossa_motion_power(&cycle, (int64_t)cycles, &power);
-    motion_at(root, clip, start + tau, &at);
-    ossa_motion_compose(&first, &at, &at);
-    ossa_motion_compose(&power, &at, out);
+    *tau = position - start - cycles * duration;
+    if (*tau >= duration) *tau = 0, cycles += 1; /* rounding */
+    if (*tau < 0) *tau = 0;
+    *tau += start;
+    return cycles;
+}
+
+/* The cycle C = M(start)^-1 M(end) to the power n, between M(start) and M(start)^-1:
+ * M(start) C^n M(start)^-1 (the identity for n = 0). inverse_first: M(start)^-1 when known. */
+static void cycles_between(const motion_root *root, const ossa_clip *clip, double n,
+                           const ossa_motion *inverse_first, ossa_motion *out) {
+    ossa_motion_identity(out);
+    if (n == 0) return;
+    ossa_motion first, last;
+    if (!inverse_first) {
+        motion_at(root, clip, ossa_clip_start(clip), &first);
+        ossa_motion_inverse(&first, &first);
+        inverse_first = &first;
+    }
+    motion_at(root, clip, ossa_clip_end(clip), &last);
+    /* M0 (M0^-1 Mend)^n M0^-1 = (Mend M0^-1)^n */
+    ossa_motion_compose(&last, inverse_first, out);
+    ossa_motion_power(out, (int64_t)n, out);
+}
+
+void ossa_motion_clip_accumulated(const motion_root *root, const ossa_clip *clip, double position,
+                                  ossa_mix_wrap wrap, ossa_motion *out) {
+    double start = ossa_clip_start(clip), duration = ossa_clip_duration(clip), tau = start;
+    ossa_motion first, at, cycles;
+    ossa_motion_identity(out);
+    if (!(duration > 0)) return;
+    motion_at(root, clip, start, &first);
+    ossa_motion_inverse(&first, &first);
+    double n = 0;
+    if (wrap == OSSA_MIX_LOOP)
+        n = loop_split(position, start, duration, &tau);
+    else /* clamp and ping-pong stay in the clip: no cycle */
+        tau = ossa_mix_wrap_time(position, start, duration, wrap);
+    /* C^n M0^-1 M(tau) = M0^-1 (M0 C^n M0^-1) M(tau) */
+    cycles_between(root, clip, n, &first, &cycles);
+    motion_at(root, clip, tau, &at);
+    ossa_motion_compose(&cycles, &at, &at);
+    ossa_motion_compose(&first, &at, out);
+}
+
+void ossa_motion_clip_delta(const motion_root *root, const ossa_clip *clip, double from, double to,
+                            ossa_mix_wrap wrap, ossa_motion *out) {
+    double start = ossa_clip_start(clip), duration = ossa_clip_duration(clip);
+    double tau_from = start, tau_to = start, n = 0;
+    ossa_motion_identity(out);
+    if (!(duration > 0)) return;
+    if (wrap == OSSA_MIX_LOOP) {
+        n = loop_split(to, start, duration, &tau_to) - loop_split(from, start, duration, &tau_from);
+    } else {
+        tau_from = ossa_mix_wrap_time(from, start, duration, wrap);
+        tau_to = ossa_mix_wrap_time(to, start, duration, wrap);
+    }
+    /* A(from)^-1 A(to) = M(tau_from)^-1 (M0 C^n M0^-1) M(tau_to), n the loops between */
+    ossa_motion a, b, cycles;
+    motion_at(root, clip, tau_from, &a);
+    motion_at(root, clip, tau_to, &b);
+    cycles_between(root, clip, n, NULL, &cycles);
+    ossa_motion_inverse(&a, &a);
+    ossa_motion_compose(&cycles, &b, &b);
+    ossa_motion_compose(&a, &b, out);
 }
 
 ossa_result ossa_root_motion_clip(const ossa_rig *rig, const ossa_root_motion_desc *desc,
@@ -142,11 +186,8 @@ static void add_rotation(double *sum, const double *q, double weight) {
 
 void ossa_motion_blend_add(motion_blend *blend, const motion_root *root, const ossa_clip *clip,
                            ossa_mix_wrap wrap, double from, double to, double weight) {
-    ossa_motion a, b;
-    ossa_motion_clip_accumulated(root, clip, from, wrap, &a);
-    ossa_motion_clip_accumulated(root, clip, to, wrap, &b);
-    ossa_motion_inverse(&a, &a);
-    ossa_motion_compose(&a, &b, &b);
+    ossa_motion b;
+    ossa_motion_clip_delta(root, clip, from, to, wrap, &b);
     for (int c = 0; c < 3; c++)
         blend->translation[c] += weight * b.translation[c];
     add_rotation(blend->rotation, b.rotation, weight);

@@ -15,6 +15,7 @@
 #include "bench_crowd.h"
 #include "bench_mix.h"
 #include "bench_ik.h"
+#include "bench_motion.h"
 #include "bench_skinning.h"
 #include "bench_triad.h"
 #include "commands.h"
@@ -66,6 +67,8 @@ typedef struct bench_report {
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
     int ik_count;
+    bench_motion_result motion[BENCH_MOTION_ROWS * MAX_MODELS];
+    int motion_count;
 } bench_report;
 
 static void usage(FILE *out) {
@@ -88,7 +91,9 @@ static void usage(FILE *out) {
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
         "    --threads threads (default: every online CPU);\n"
         "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
-        "    rigs it knows (Fox, CesiumMan).\n"
+        "    rigs it knows (Fox, CesiumMan);\n"
+        "  - root-motion extraction, ns per character (a split, a clip's accumulated motion,\n"
+        "    what root motion adds to a player frame) on the roots it knows (Fox, CesiumMan).\n"
         "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences\n"
         "over 64 joints, and a STREAM-style triad (a = b + s * c over doubles, each array\n"
         "2 x the last-level cache, 128-512 MiB; 24 bytes per element) measured in the same\n"
@@ -107,7 +112,7 @@ static void usage(FILE *out) {
         "mix [{model, characters, ns_sample, ns_mix}],\n"
         "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
         "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}],\n"
-        "ik [{model, job, ns}].\n");
+        "ik [{model, job, ns}], root_motion [{model, what, ns}].\n");
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -384,6 +389,7 @@ static void print_json(const bench_report *rep, const bench_args *a) {
     }
     fputc(']', stdout);
     bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
+    bench_motion_print_json(rep->motion, rep->motion_count, print_json_string);
     fputs("}\n", stdout);
 }
 
@@ -429,6 +435,7 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         fputc('\n', stdout);
     }
     bench_ik_print_table(rep->ik, rep->ik_count);
+    bench_motion_print_table(rep->motion, rep->motion_count);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
@@ -525,6 +532,9 @@ int cmd_bench(int argc, char **argv) {
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;
         rep->ik_count += ik_rows > 0 ? ik_rows : 0;
+        int motion_rows = bench_motion(a.models[i], a.seconds, rep->motion + rep->motion_count);
+        if (motion_rows < 0) status = EXIT_MODEL_ERROR;
+        rep->motion_count += motion_rows > 0 ? motion_rows : 0;
     }
     const uint32_t joints = 64;
     ossa_skin_mesh *big = bench_synthetic_mesh(a.vertices, joints);
