@@ -1,5 +1,7 @@
 /* The mixed root motion of a mix from clock 0 to any clock (motion.h): deltas of the layers over
- * steps on a fixed grid, mixed with the pose mix's root weights, composed. */
+ * steps on a fixed grid, mixed with the pose mix's root weights, composed. Runs of steps where
+ * one layer alone moves the root are one delta (they telescope), so a one-clip mix costs two
+ * root samples at any clock, plus a weight look-up per step. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,22 +22,54 @@ static double layer_position(const ossa_mix *mix, uint32_t index, double clock) 
     return start + cycles * duration;
 }
 
+/* A layer's weight at the root at a clock (normal layers; 0 for additive ones). */
+static double root_weight(const ossa_mix *mix, const motion_root *root, uint32_t index,
+                          double clock) {
+    const mix_layer *layer = &mix->layers[index];
+    if (layer->mode != OSSA_MIX_NORMAL) return 0;
+    double e = ossa_mix_curve(layer->weights, layer->weight_count, clock);
+    return layer->mask ? e * layer->mask[root->node] : e;
+}
+
+static ossa_mix_wrap layer_wrap(const mix_layer *layer) {
+    return layer->sync >= 0 ? OSSA_MIX_LOOP : layer->wrap;
+}
+
+/* The only layer moving the root over a step and carrying all its weight (no rest share), or
+ * -1: over a run of such steps its deltas telescope into one. */
+static int32_t sole_layer(const ossa_mix *mix, const motion_root *root, double middle) {
+    int32_t sole = -1;
+    for (uint32_t i = 0; i < mix->layer_count; i++) {
+        double e = root_weight(mix, root, i, middle);
+        if (!(e > 0)) continue;
+        if (sole >= 0 || e < mix->threshold) return -1;
+        sole = (int32_t)i;
+    }
+    return sole;
+}
+
 static void mix_step(const ossa_mix *mix, const motion_root *root, double a, double b,
                      ossa_motion *out) {
     motion_blend blend;
     ossa_motion_blend_begin(&blend);
-    double middle = 0.5 * (a + b);
     for (uint32_t i = 0; i < mix->layer_count; i++) {
-        const mix_layer *layer = &mix->layers[i];
-        if (layer->mode != OSSA_MIX_NORMAL) continue;
-        double e = ossa_mix_curve(layer->weights, layer->weight_count, middle);
-        if (layer->mask) e *= layer->mask[root->node];
-        if (!(e > 0)) continue;
-        ossa_mix_wrap wrap = layer->sync >= 0 ? OSSA_MIX_LOOP : layer->wrap;
-        ossa_motion_blend_add(&blend, root, layer->clip, wrap, layer_position(mix, i, a),
-                              layer_position(mix, i, b), e);
+        double e = root_weight(mix, root, i, 0.5 * (a + b));
+        if (e > 0)
+            ossa_motion_blend_add(&blend, root, mix->layers[i].clip, layer_wrap(&mix->layers[i]),
+                                  layer_position(mix, i, a), layer_position(mix, i, b), e);
     }
     ossa_motion_blend_finish(&blend, mix->threshold, out);
+}
+
+/* Composes a run of one layer's steps from clock `from` to `to` onto the motion. */
+static void flush_run(const ossa_mix *mix, const motion_root *root, int32_t layer, double from,
+                      double to, ossa_motion *accumulated) {
+    if (layer < 0) return;
+    ossa_motion delta;
+    const mix_layer *l = &mix->layers[layer];
+    ossa_motion_clip_delta(root, l->clip, layer_position(mix, (uint32_t)layer, from),
+                           layer_position(mix, (uint32_t)layer, to), layer_wrap(l), &delta);
+    ossa_motion_compose(accumulated, &delta, accumulated);
 }
 
 ossa_result ossa_mix_root_motion(const ossa_mix *mix, const ossa_root_motion_desc *desc,
@@ -63,11 +97,19 @@ ossa_result ossa_mix_root_motion(const ossa_mix *mix, const ossa_root_motion_des
     ossa_motion_identity(accumulated);
     double steps = ceil(fabs(clock) / step);
     double sign = clock < 0 ? -1 : 1;
-    for (double k = 1; k <= steps; k++) {
-        double a = sign * (k - 1) * step, b = k == steps ? clock : sign * k * step;
+    int32_t run = -1; /* the sole layer of the steps since run_from, -1: none */
+    double run_from = 0, a = 0;
+    for (double k = 1; k <= steps; k++, a = sign * (k - 1) * step) {
+        double b = k == steps ? clock : sign * k * step;
+        int32_t sole = sole_layer(mix, &root, 0.5 * (a + b));
+        if (sole >= 0 && sole == run) continue; /* the run goes on */
+        flush_run(mix, &root, run, run_from, a, accumulated);
+        run = sole, run_from = a;
+        if (sole >= 0) continue;
         ossa_motion delta;
         mix_step(mix, &root, a, b, &delta);
         ossa_motion_compose(accumulated, &delta, accumulated);
     }
+    flush_run(mix, &root, run, run_from, clock, accumulated);
     return OSSA_OK;
 }

@@ -237,6 +237,15 @@ static void check_refusals(const motion_model *m, const ossa_clip *clip) {
     ossa_motion_compose(&expected, &forward, &expected);
     CHECKF(motion_distance(&back, &expected) < 1e-6, "clock -1.3: %g",
            motion_distance(&back, &expected));
+    /* a one-clip mix far from 0: one delta, the clip's own accumulated motion */
+    ossa_motion far_mix, far_clip;
+    CHECK(ossa_mix_root_motion(mix, &good, 1000.3, 0, &far_mix, NULL) == OSSA_OK);
+    ossa_root_motion_clip(m->rig, &good, clip, 1000.3, OSSA_MIX_LOOP, &far_clip, NULL);
+    CHECK(ossa_root_motion_clip(m->rig, &good, clip, 0, OSSA_MIX_LOOP, &expected, NULL) == OSSA_OK);
+    ossa_motion_inverse(&expected, &expected);
+    ossa_motion_compose(&expected, &far_clip, &expected);
+    CHECKF(motion_distance(&far_mix, &expected) < 1e-6, "clock 1000.3: %g",
+           motion_distance(&far_mix, &expected));
     ossa_mix_free(mix);
     /* a state unchanged by a refusal: root motion stays off */
     ossa_mix_player_take_motion(pl.p, &out);
