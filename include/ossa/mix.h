@@ -252,7 +252,8 @@ void ossa_mix_player_advance(ossa_mix_player *player, double dt);
 
 /**
  * Writes the player's mixed pose into a character of its model and runs the character's
- * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose.
+ * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose. With
+ * root motion on (::ossa_mix_player_set_root_motion in motion.h) the root keeps its in-place part.
  * @return OSSA_ERROR_ARGUMENT when the character is of another model.
  */
 ossa_result ossa_mix_player_apply(ossa_mix_player *player, ossa_character *character,
