@@ -29,7 +29,7 @@ library = Extension(
     sources=SOURCES,
     depends=HEADERS,  # a changed header rebuilds the library
     include_dirs=["include", "src"],
-    libraries=["cjson", "m"],
+    libraries=["cjson", "meshoptimizer", "m"],  # meshoptimizer: EXT_meshopt_compression
     # C11 as CMake compiles it: ISO mode also means no contraction into fused multiply-adds,
     # so every float is the same as in the CMake build of the library.
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-pthread"],

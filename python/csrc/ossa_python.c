@@ -4,9 +4,14 @@
  * Python crosses into C once per request (and ctypes releases the GIL for all of it), and they
  * give results in glTF node order, as Python users index nodes.
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ossa/mix.h"
 #include "ossa/model.h"
 
 /* Warnings and names that live in the document only: Python reads them before freeing it. */
@@ -83,6 +88,84 @@ ossa_result ossapy_sample(const ossa_model *model, const ossa_clip *clip, const 
     return r;
 }
 
+/* OSSA_ERROR_ARGUMENT with a path and a message (printf format). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static ossa_result
+argument_error(ossa_error *error, const char *path, const char *format, ...) {
+    if (error) {
+        memset(error, 0, sizeof *error);
+        error->code = OSSA_ERROR_ARGUMENT;
+        snprintf(error->path, sizeof error->path, "%s", path);
+        va_list args;
+        va_start(args, format);
+        vsnprintf(error->message, sizeof error->message, format, args);
+        va_end(args);
+    }
+    return OSSA_ERROR_ARGUMENT;
+}
+
+/*
+ * Reads a mix (the JSON text of a mix file, `size` bytes) for a model and prepares it: on
+ * success `*file` holds the parsed file (its warnings; the caller frees it with
+ * ossa_mix_file_free once read) and `*mix` the prepared mix (freed with ossa_mix_free). Errors
+ * name no file: the mix is the caller's value, the JSON path says where in it.
+ */
+ossa_result ossapy_mix_prepare(const ossa_model *model, const char *json, size_t size,
+                               ossa_mix_file **file, ossa_mix **mix, ossa_error *error) {
+    *mix = NULL;
+    ossa_result r = ossa_mix_file_parse(json, size, NULL, model, NULL, file, error);
+    if (r != OSSA_OK) return r;
+    r = ossa_mix_create(ossa_model_rig(model), ossa_mix_file_desc(*file), mix, error);
+    if (r != OSSA_OK) {
+        ossa_mix_file_free(*file);
+        *file = NULL;
+    }
+    return r;
+}
+
+/*
+ * Samples a prepared mix of `model` at each of `count` clocks (seconds of the mix clock, any
+ * order: a mix is stateless) on a character of its own, which runs forward kinematics and its
+ * palettes, and writes the outputs of clock i as ossapy_sample does.
+ */
+ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix *mix, const double *clocks,
+                              size_t count, float *world, float *palettes, ossa_trs *local,
+                              float *weights, ossa_error *error) {
+    for (size_t i = 0; i < count; i++) {
+        if (isfinite(clocks[i])) continue;
+        char path[32];
+        snprintf(path, sizeof path, "times[%zu]", i);
+        return argument_error(error, path, "a mix clock must be finite, not %g", clocks[i]);
+    }
+    /* aligned_alloc wants a multiple of the alignment (and something to allocate). */
+    size_t bytes = (ossa_mix_scratch_size(mix) + 16) & ~(size_t)15;
+    void *scratch = aligned_alloc(16, bytes);
+    if (!scratch) {
+        if (error) {
+            memset(error, 0, sizeof *error);
+            error->code = OSSA_ERROR_OUT_OF_MEMORY;
+            snprintf(error->message, sizeof error->message, "out of memory");
+        }
+        return OSSA_ERROR_OUT_OF_MEMORY;
+    }
+    ossa_character *character;
+    ossa_result r = ossa_character_create(model, &character, error);
+    if (r == OSSA_OK) {
+        const ossa_rig *rig = ossa_model_rig(model);
+        ossa_pose *pose = ossa_character_pose(character);
+        for (size_t i = 0; i < count; i++) {
+            ossa_mix_sample(mix, clocks[i], scratch, pose);
+            ossa_character_finish(character);
+            copy_frame(character, rig, i, world, palettes, local, weights);
+        }
+        ossa_character_free(character);
+    }
+    free(scratch);
+    return r;
+}
+
 /*
  * Skins primitive `primitive` (see ossa_model_primitive_info) for `count` poses as
  * ossapy_sample wrote them (local, weights), pose i into vertex_count * 3 floats at
@@ -94,14 +177,7 @@ ossa_result ossapy_skin(const ossa_model *model, uint32_t primitive, ossa_skin_m
                         const ossa_trs *local, const float *weights, size_t count, float *positions,
                         float *normals, ossa_error *error) {
     const ossa_model_primitive *info = ossa_model_primitive_info(model, primitive);
-    if (!info) {
-        if (error) {
-            memset(error, 0, sizeof *error);
-            error->code = OSSA_ERROR_ARGUMENT;
-            strcpy(error->message, "no such primitive in the model");
-        }
-        return OSSA_ERROR_ARGUMENT;
-    }
+    if (!info) return argument_error(error, "", "no such primitive in the model");
     ossa_character *character;
     ossa_result r = ossa_character_create(model, &character, error);
     if (r != OSSA_OK) return r;

@@ -14,6 +14,7 @@ FILE_MAX, PATH_MAX, MESSAGE_MAX = 256, 256, 512
 
 # ossa_result (result.h)
 OK = 0
+ERROR_INVALID = 4
 ERROR_ARGUMENT = 8
 
 # ossa_wrap (sample.h), ossa_skin_mode (skin.h), ossa_demo_model (demo.h)
@@ -121,6 +122,12 @@ _PROTOTYPES = {
     "ossa_clip_start": (c_float, [c_void_p]),
     "ossa_clip_end": (c_float, [c_void_p]),
     "ossa_clip_duration": (c_float, [c_void_p]),
+    # mix.h
+    "ossa_mix_free": (None, [c_void_p]),
+    "ossa_mix_layer_count": (c_uint32, [c_void_p]),
+    "ossa_mix_file_warning_count": (c_uint32, [c_void_p]),
+    "ossa_mix_file_warning": (POINTER(WarningStruct), [c_void_p, c_uint32]),
+    "ossa_mix_file_free": (None, [c_void_p]),
     # python/csrc/ossa_python.c
     "ossapy_warning_count": (c_uint32, [c_void_p]),
     "ossapy_warning": (POINTER(WarningStruct), [c_void_p, c_uint32]),
@@ -128,6 +135,10 @@ _PROTOTYPES = {
     "ossapy_mesh_name": (c_char_p, [c_void_p, c_uint32]),
     "ossapy_sample": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_int, c_void_p,
                               c_void_p, c_void_p, c_void_p, POINTER(ErrorStruct)]),
+    "ossapy_mix_prepare": (c_int, [c_void_p, c_char_p, c_size_t, POINTER(c_void_p),
+                                   POINTER(c_void_p), POINTER(ErrorStruct)]),
+    "ossapy_mix_sample": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p, c_void_p,
+                                  c_void_p, c_void_p, POINTER(ErrorStruct)]),
     "ossapy_skin": (c_int, [c_void_p, c_uint32, c_int, c_void_p, c_void_p, c_size_t, c_void_p,
                             c_void_p, POINTER(ErrorStruct)]),
 }

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _lib
 from ._error import Error
+from ._mix import Mix
 from ._pose import Pose
 
 lib = _lib.lib
@@ -282,25 +283,33 @@ class Model:
 
     # -- sampling ---------------------------------------------------------------------------
 
-    def _run_sample(self, clip, times, wrap):
-        scalar = np.ndim(times) == 0
+    def _outputs(self, times):
+        """The clocks of `times` (float64) and empty arrays for what the C helpers write: world,
+        palettes, local transforms and morph weights of every time."""
         clocks = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float64)
         if clocks.ndim != 1:
             raise ValueError("times must be a number or a sequence of numbers")
+        count = len(clocks)
+        return clocks, (np.empty((count, self._node_count, 3, 4), np.float32),
+                        np.empty((count, self._palette_joints, 3, 4), np.float32),
+                        np.empty((count, max(self._node_count, 1), _lib.TRS_FLOATS), np.float32),
+                        np.empty((count, max(self._weight_total, 1)), np.float32))
+
+    def _pose(self, clocks, times, outputs):
+        world, palettes, local, weights = outputs
+        return Pose(self, clocks, np.ndim(times) == 0, world, palettes, local,
+                    weights[:, :self._weight_total])
+
+    def _run_sample(self, clip, times, wrap):
         if wrap not in _lib.WRAPS:
             raise ValueError(f"wrap must be one of {', '.join(_lib.WRAPS)}, not {wrap!r}")
-        count = len(clocks)
-        world = np.empty((count, self._node_count, 3, 4), np.float32)
-        palettes = np.empty((count, self._palette_joints, 3, 4), np.float32)
-        local = np.empty((count, max(self._node_count, 1), _lib.TRS_FLOATS), np.float32)
-        weights = np.empty((count, max(self._weight_total, 1)), np.float32)
+        clocks, outputs = self._outputs(times)
         error = _lib.ErrorStruct()
-        if lib.ossapy_sample(self._live(), clip, clocks.ctypes.data, count, _lib.WRAPS[wrap],
-                             world.ctypes.data, palettes.ctypes.data, local.ctypes.data,
-                             weights.ctypes.data, ctypes.byref(error)):
+        if lib.ossapy_sample(self._live(), clip, clocks.ctypes.data, len(clocks),
+                             _lib.WRAPS[wrap], *(a.ctypes.data for a in outputs),
+                             ctypes.byref(error)):
             raise Error._from_c(error, self.file)
-        return Pose(self, clocks, scalar, world, palettes, local,
-                    weights[:, :self._weight_total])
+        return self._pose(clocks, times, outputs)
 
     def sample(self, animation, times, wrap="clamp"):
         """Plays an animation (glTF index, name or Animation) at `times` (seconds: a number or
@@ -315,6 +324,40 @@ class Model:
         """The rest pose (the nodes' own transforms and default morph weights) as a Pose of
         one time."""
         return self._run_sample(None, 0.0, "clamp")
+
+    # -- mixing ---------------------------------------------------------------------------
+
+    def prepare_mix(self, mix):
+        """Reads a mix for this model and prepares it once, as an ossa.Mix to play at any
+        times (Model.mix). `mix` is a mix file's JSON as a dict (see the README's Mixing
+        section and include/ossa/mix.h), e.g. {"layers": [{"animation": "Walk"}, {"animation":
+        "Run", "weight": [[1.0, 0], [1.5, 1]]}]}; NumPy numbers and arrays and tuples are
+        taken as JSON numbers and arrays, integer keys (a mask's "indices") as their digits.
+
+        A dict is read by the C library's mix file reader, as strictly as a file: a bad value
+        raises ossa.Error with its JSON path (e.g. ``layers[1].mask.nodes.Spine``); unknown
+        keys and ignored values are warnings, issued as ossa.MixWarning and kept in
+        Mix.warnings."""
+        return Mix._prepare(self, mix, stacklevel=2)
+
+    def mix(self, mix, times):
+        """Plays a mix at `times` (seconds of the mix clock: a number or a sequence), all in one
+        call into C, and returns a Pose, as Model.sample does. `mix` is a dict (read as
+        Model.prepare_mix reads it, every call) or an ossa.Mix prepared for this model.
+
+        A mix is stateless: each time is sampled on its own, in any order, with the rules of
+        include/ossa/mix.h (per layer: weight curve, clock mapping with its own wrap, mask,
+        normal or additive mode, sync groups)."""
+        if not isinstance(mix, Mix):
+            mix = Mix._prepare(self, mix, stacklevel=2)
+        elif mix.model is not self:
+            raise Error("the mix was prepared for another model", self.file)
+        clocks, outputs = self._outputs(times)
+        error = _lib.ErrorStruct()
+        if lib.ossapy_mix_sample(self._live(), mix._handle, clocks.ctypes.data, len(clocks),
+                                 *(a.ctypes.data for a in outputs), ctypes.byref(error)):
+            raise Error._from_c(error)  # about the times, not the model's file
+        return self._pose(clocks, times, outputs)
 
     # -- skinning ---------------------------------------------------------------------------
 

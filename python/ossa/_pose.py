@@ -2,7 +2,7 @@
 
 
 class Pose:
-    """What Model.sample and Model.rest_pose return, for T times (len(pose) == T).
+    """What Model.sample, Model.mix and Model.rest_pose return, for T times (len(pose) == T).
 
     world: (T, nodes, 3, 4) float32, every node's world matrix (3x4 rows: x' = m[0,0] x +
     m[0,1] y + m[0,2] z + m[0,3]), glTF node order. times: (T,) float64 clocks as given.

@@ -41,9 +41,11 @@ def run_cli(*args):
     return done.returncode, done.stdout, done.stderr
 
 
-def cli_sample(model_path, animation, times):
-    """`ossa sample MODEL --anim K --time T ... --json` (every vertex) as a dict."""
-    args = ["sample", model_path, "--anim", str(animation), "--json"]
+def cli_sample(model_path, animation, times, mix=None):
+    """`ossa sample MODEL --anim K --time T ... --json` (every vertex) as a dict; with `mix`
+    (a mix file's path), `--mix FILE` instead of `--anim K`."""
+    args = ["sample", model_path, "--json"]
+    args += ["--mix", mix] if mix is not None else ["--anim", str(animation)]
     for t in times:
         args += ["--time", repr(float(t))]
     code, out, err = run_cli(*args)

@@ -27,8 +27,9 @@ def test_readme_quick_start(tmp_path):
     assert len(blocks) == 1, "the README has one Python block, the quick start"
     out = run_python(["-c", blocks[0]], tmp_path).splitlines()
     assert out[1] == "(60, 14, 3, 4)"
-    assert out[-3] == "(60, 10, 3, 4)"
-    assert out[-2] == "(60, 674, 3) (674, 3)"
+    assert out[-4] == "(60, 10, 3, 4)"
+    assert out[-3] == "(60, 674, 3) (674, 3)"
+    assert out[-2] == "True"
     assert out[-1] == "missing.glb: the file cannot be opened (missing or not readable)"
 
 

@@ -1,5 +1,6 @@
 /* Mixing benchmark (bench_mix.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_report.h"
 #include "bench_mix.h"
 
 #include <stdio.h>
@@ -88,7 +89,7 @@ int bench_mix(const char *model_path, int characters, double seconds, bench_mix_
     ossa_mix *mix = NULL;
     ossa_error error;
     ossa_model_desc desc = {.skip_cpu_skinning = 1};
-    ossa_result r = ossa_document_load_file(model_path, NULL, &doc, &error);
+    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
     if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
     ossa_document_free(doc);
     uint32_t n = model ? ossa_model_clip_count(model) : 0;

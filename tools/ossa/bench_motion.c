@@ -1,6 +1,7 @@
 /* Root-motion benchmark (bench_motion.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_motion.h"
+#include "cli_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,13 +66,11 @@ int bench_motion(const char *model_path, double seconds, bench_motion_result *ro
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
-    ossa_result r = ossa_document_load_file(model_path, NULL, &doc, &error);
+    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
     if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
     ossa_document_free(doc);
     if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
+        cli_report_error(model_path, &error);
         return -1;
     }
     motion_case c;
