@@ -112,7 +112,7 @@ ossa_result ossa_root_motion_clip(const ossa_rig *rig, const ossa_root_motion_de
  * Cost: one step per `step` seconds of the clock, each sampling the root's channels of the
  * layers; allocates nothing; results depend on the clock only.
  * @return OSSA_ERROR_ARGUMENT for a bad descriptor (for the mix's rig), a non-finite clock, a
- *         step that is negative or not finite.
+ *         step that is negative or not finite, more than 1e8 steps (1/60 s steps: 19 days).
  */
 ossa_result ossa_mix_root_motion(const ossa_mix *mix, const ossa_root_motion_desc *desc,
                                  double clock, double step, ossa_motion *accumulated,

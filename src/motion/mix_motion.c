@@ -94,8 +94,17 @@ ossa_result ossa_mix_root_motion(const ossa_mix *mix, const ossa_root_motion_des
     ossa_result r = ossa_motion_root_resolve(mix->rig, desc, &root, error);
     if (r != OSSA_OK) return r;
     if (step == 0) step = 1.0 / 60;
-    ossa_motion_identity(accumulated);
     double steps = ceil(fabs(clock) / step);
+    if (!(steps <= 1e8)) { /* also a step of 1e-320 */
+        if (error) {
+            memset(error, 0, sizeof *error);
+            error->code = OSSA_ERROR_ARGUMENT;
+            snprintf(error->message, sizeof error->message,
+                     "%g s in steps of %g s is more than 1e8 steps", clock, step);
+        }
+        return OSSA_ERROR_ARGUMENT;
+    }
+    ossa_motion_identity(accumulated);
     double sign = clock < 0 ? -1 : 1;
     int32_t run = -1; /* the sole layer of the steps since run_from, -1: none */
     double run_from = 0, a = 0;

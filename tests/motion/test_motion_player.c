@@ -226,6 +226,9 @@ static void check_refusals(const motion_model *m, const ossa_clip *clip) {
     CHECK(ossa_mix_create(m->rig, &desc, &mix, NULL) == OSSA_OK);
     CHECK(ossa_mix_root_motion(mix, &good, INFINITY, 0, &out, &error) == OSSA_ERROR_ARGUMENT);
     CHECK(ossa_mix_root_motion(mix, &good, 1, -0.1, &out, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_root_motion(mix, &good, 1e300, 0, &out, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(strstr(error.message, "1e8 steps") != NULL);
+    CHECK(ossa_mix_root_motion(mix, &good, 1, 1e-300, &out, &error) == OSSA_ERROR_ARGUMENT);
     CHECK(strstr(error.message, "step") != NULL);
     CHECK(ossa_mix_root_motion(mix, &bad, 1, 0, &out, &error) == OSSA_ERROR_ARGUMENT);
     /* negative clocks: the inverse of the motion from the clock to 0 */
