@@ -1,0 +1,146 @@
+// The page (build-web/index.html) in headless Chromium, WebGL2 on its software renderer: a shared
+// model mid-animation is drawn (foreground pixels counted on the canvas), two times give
+// different images, instances multiply the drawing, and refusals and warnings are shown with
+// their JSON paths. Screenshots are kept in OSSA_WEB_SHOTS (default build-web/test-shots).
+//
+//   node --test tests/web/page.test.mjs
+// Environment: OSSA_WEB_DIR (default build-web), OSSA_SHARED (default ../shared),
+// CHROMIUM (default /usr/bin/chromium).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { Browser, serve, waitForTitle } from './browser.mjs';
+import { decodePng } from './png.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const webDir = path.resolve(root, process.env.OSSA_WEB_DIR || 'build-web');
+const shared = path.resolve(root, process.env.OSSA_SHARED || '../shared');
+const shots = path.resolve(root, process.env.OSSA_WEB_SHOTS || path.join(webDir, 'test-shots'));
+const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+const WIDTH = 900, HEIGHT = 600, PANEL = 300; // the canvas is right of the 300 px panel
+const BACKGROUND = [38, 41, 46]; // renderer.js BACKGROUND in 8 bits
+const TIMEOUT = 60000;
+
+let server, browser, base;
+
+before(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  server = await serve({ '/': webDir, '/models/': path.join(shared, 'models'), '/invalid/': path.join(shared, 'invalid') });
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await Browser.launch(chromium, WIDTH, HEIGHT);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Opens a page, waits for "ready" or "error: ...", returns its title and (optionally) screenshot.
+async function visit(query, shot) {
+  const page = await browser.open(`${base}/index.html${query}`, WIDTH, HEIGHT);
+  const title = await waitForTitle(page, (t) => t === 'ready' || t.startsWith('error'), TIMEOUT);
+  let image = null;
+  if (shot) {
+    const { data } = await page.send('Page.captureScreenshot', { format: 'png' });
+    const png = Buffer.from(data, 'base64');
+    fs.writeFileSync(path.join(shots, shot), png);
+    image = decodePng(png);
+  }
+  return { page, title, image };
+}
+
+// Canvas pixels that are not the background colour.
+function foreground(image) {
+  let count = 0;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = PANEL; x < image.width; x++) {
+      const i = 4 * (y * image.width + x);
+      if (BACKGROUND.some((c, k) => Math.abs(image.rgba[i + k] - c) > 3)) count++;
+    }
+  }
+  return count;
+}
+
+function differing(a, b) {
+  let count = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) {
+    if (Math.abs(a.rgba[i] - b.rgba[i]) + Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) + Math.abs(a.rgba[i + 2] - b.rgba[i + 2]) > 12) count++;
+  }
+  return count;
+}
+
+const canvasPixels = (WIDTH - PANEL) * HEIGHT;
+const frames = {};
+
+test('Fox walking at 0.2 s is drawn (WebGL2, skinned on the GPU)', async () => {
+  const { title, image } = await visit('?model=/models/Fox/Fox.glb&anim=1&time=0.2', 'fox-walk-0.2.png');
+  assert.equal(title, 'ready');
+  const fg = foreground(image);
+  console.log(`Fox walk 0.2 s: ${fg} foreground pixels of ${canvasPixels} (${((100 * fg) / canvasPixels).toFixed(1)}%)`);
+  assert.ok(fg > canvasPixels * 0.02, `${fg} foreground pixels`);
+  frames.a = image;
+});
+
+test('another time of the walk gives another image', async () => {
+  const { title, image } = await visit('?model=/models/Fox/Fox.glb&anim=1&time=0.55', 'fox-walk-0.55.png');
+  assert.equal(title, 'ready');
+  assert.ok(foreground(image) > canvasPixels * 0.02);
+  const d = differing(frames.a, image);
+  console.log(`Fox walk 0.2 s vs 0.55 s: ${d} pixels differ`);
+  assert.ok(d > canvasPixels * 0.002, `${d} pixels differ`);
+});
+
+test('the same frame twice gives the same image', async () => {
+  const { image } = await visit('?model=/models/Fox/Fox.glb&anim=1&time=0.2', null).then(async (r) => {
+    const { data } = await r.page.send('Page.captureScreenshot', { format: 'png' });
+    return { image: decodePng(Buffer.from(data, 'base64')) };
+  });
+  assert.equal(differing(frames.a, image), 0);
+});
+
+test('nine instances of CesiumMan (.gltf with its .bin and .jpg) in one instanced draw each', async () => {
+  const one = await visit('?model=/models/CesiumMan/glTF/CesiumMan.gltf&anim=0&time=0.5', 'cesium-man-1.png');
+  const nine = await visit('?model=/models/CesiumMan/glTF/CesiumMan.gltf&anim=0&time=0.5&instances=9', 'cesium-man-9.png');
+  assert.equal(one.title, 'ready');
+  assert.equal(nine.title, 'ready');
+  const a = foreground(one.image), b = foreground(nine.image);
+  console.log(`CesiumMan at 0.5 s: 1 instance ${a} foreground pixels, 9 instances ${b}`);
+  assert.ok(a > canvasPixels * 0.01);
+  // The camera frames the whole grid, so each figure is smaller, but nine of them cover more.
+  assert.ok(b > a, `${b} foreground pixels for 9 instances, ${a} for one`);
+  assert.equal(await nine.page.evaluate('document.getElementById("instances").value'), '9');
+});
+
+test('a refused file shows its JSON path', async () => {
+  const { page, title } = await visit('?model=/invalid/assimp/BoxWithInfinites/BoxWithInfinites.glb', 'refused.png');
+  assert.match(title, /^error: BoxWithInfinites\.glb: meshes\[0\]\.primitives\[0\]\.attributes\.POSITION: /);
+  const text = await page.evaluate('document.getElementById("error-text").textContent');
+  assert.match(text, /meshes\[0\]\.primitives\[0\]\.attributes\.POSITION/);
+  assert.equal(await page.evaluate('document.getElementById("error").hidden'), false);
+});
+
+test('warnings are listed with their JSON paths', async () => {
+  const { page, title } = await visit('?model=/invalid/validator/buffer/extra_padding.glb', null);
+  assert.equal(title, 'ready');
+  const items = await page.evaluate('[...document.querySelectorAll("#warning-list li")].map((li) => li.textContent)');
+  assert.deepEqual(items, ['buffers[0]: the GLB BIN chunk has 7 bytes beyond byteLength 17']);
+});
+
+test('without ?model the built-in demo plays and its animations are listed', async () => {
+  const page = await browser.open(`${base}/index.html`, WIDTH, HEIGHT);
+  const names = await (async () => {
+    const end = Date.now() + TIMEOUT;
+    while (Date.now() < end) {
+      const list = await page.evaluate('[...document.querySelectorAll("#animation option")].map((o) => o.textContent)');
+      if (list && list.length) return list;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return [];
+  })();
+  assert.equal(names.length, 4, names.join(', '));
+  assert.equal(names[0], 'rest pose');
+  assert.equal(await page.evaluate('document.getElementById("model-name").textContent'), 'ossa-demo.glb');
+});
