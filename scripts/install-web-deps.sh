@@ -1,17 +1,22 @@
 #!/bin/sh
-# Installs what the WebAssembly build and its tests need, apart from the default build's packages
-# (scripts/install-deps.sh): Debian's emscripten, chromium for the page test, and the source of
-# Debian's cJSON (libcjson-dev ships only a native library; the wasm build compiles cJSON.c).
+# Installs what the WebAssembly build (`make web`) needs, apart from the default build's packages
+# (scripts/install-deps.sh): Debian's emscripten and the source of Debian's cJSON (libcjson-dev
+# ships only a native library; the wasm build compiles cJSON.c). --with-browser also installs
+# Debian's chromium, which the page suite of `make test-web` drives headless.
 #
-#   sh scripts/install-web-deps.sh [CJSON_DIR]
+#   sh scripts/install-web-deps.sh [--with-browser] [CJSON_DIR]
 #
 # CJSON_DIR (default build-web/cjson) receives cJSON.c and cJSON.h of Debian's `cjson` source
 # package, with Debian's patches applied, fetched by `apt-get source` through a private copy of
 # this machine's apt sources turned into deb-src lines (the system's apt configuration is left
 # as it is). Idempotent: nothing is done when everything is there.
 set -eu
+PACKAGES="emscripten dpkg-dev"
+if [ "${1:-}" = "--with-browser" ]; then
+    PACKAGES="$PACKAGES chromium"
+    shift
+fi
 CJSON_DIR=${1:-build-web/cjson}
-PACKAGES="emscripten chromium dpkg-dev"
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi

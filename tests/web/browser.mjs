@@ -106,7 +106,12 @@ export class Browser {
       this.child.kill();
       await exited;
     }
-    fs.rmSync(this.profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing the profile for a moment.
+    try {
+      fs.rmSync(this.profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch (e) {
+      console.log(`could not remove ${this.profile}: ${e.message}`);
+    }
   }
 }
 
