@@ -4,7 +4,7 @@
 #include "io/loader.h"
 
 /* Extensions ossa implements: a file requiring any other one is refused, except those below. */
-static const char *const implemented[] = {"KHR_mesh_quantization", NULL};
+static const char *const implemented[] = {"KHR_mesh_quantization", "EXT_meshopt_compression", NULL};
 
 /* Extensions that only change how a model looks (materials, texture coordinates and image
  * formats): a file requiring one still loads and animates; the renderer draws it without them. */
@@ -109,6 +109,12 @@ void ossa_io_parse_asset(ossa_io_loader *L) {
             ossa_io_warn(L,
                          "'%s' only changes how the model looks: it loads and animates, but is "
                          "not drawn",
+                         name);
+        else if (!strcmp(name, "KHR_draco_mesh_compression"))
+            ossa_io_fail(L, OSSA_ERROR_UNSUPPORTED,
+                         "the file requires extension '%s', which ossa does not implement (see "
+                         "README, Known limits); gltfpack -c compresses with "
+                         "EXT_meshopt_compression, which ossa reads",
                          name);
         else if (!listed(implemented, name))
             ossa_io_fail(L, OSSA_ERROR_UNSUPPORTED,

@@ -1,5 +1,6 @@
 /* Crowd benchmark of sample + FK + palette (bench_characters.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_report.h"
 #include "bench_characters.h"
 
 #include <stdio.h>
@@ -114,7 +115,7 @@ int bench_characters(const char *model_path, int use_cursor, int characters, dou
     ossa_rig *rig = NULL;
     ossa_clip_set *clips = NULL;
     ossa_error error;
-    if (ossa_document_load_file(model_path, NULL, &doc, &error) != OSSA_OK ||
+    if (ossa_document_load_file(model_path, cli_load_options(), &doc, &error) != OSSA_OK ||
         ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK ||
         ossa_clip_set_build(doc, rig, NULL, &clips, &error) != OSSA_OK) {
         char text[1100];

@@ -13,9 +13,11 @@
 
 #include "bench_characters.h"
 #include "bench_crowd.h"
+#include "bench_mix.h"
 #include "bench_ik.h"
 #include "bench_skinning.h"
 #include "bench_triad.h"
+#include "cli_report.h"
 #include "commands.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
@@ -59,6 +61,8 @@ typedef struct bench_report {
     int character_count;
     bench_crowd_result crowd[2 * MAX_MODELS];
     int crowd_count;
+    bench_mix_result mix[MAX_MODELS];
+    int mix_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
@@ -70,7 +74,7 @@ static void usage(FILE *out) {
         out,
         "usage: ossa bench [--models A,B,...] [--seconds S] [--threads N] [--vertices N]\n"
         "                  [--characters N] [--crowd N] [--backend auto|scalar|sse2|avx2|avx512]\n"
-        "                  [--json]\n\n"
+        "                  [--json] [--allow-unsafe-paths]\n\n"
         "A benchmark, not a test. For every model (default: every shared model with a skin,\n"
         "found under $OSSA_SHARED/models or ../shared/models):\n"
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
@@ -78,6 +82,9 @@ static void usage(FILE *out) {
         "  - a crowd through the runtime API (ossa_characters_update: sample, FK and every\n"
         "    skin's palette) of --crowd characters (default 10000), ms per frame on 1 thread\n"
         "    and on --threads threads;\n"
+        "  - mixing: ns per character to sample one clip with a cursor and to sample a\n"
+        "    4-layer mix (2 normal, 1 masked, 1 additive; ossa_mix_sample) over the crowd\n"
+        "    of --characters characters;\n"
         "  - skinning throughput in million vertices per second (positions and, where the\n"
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
         "    --threads threads (default: every online CPU);\n"
@@ -98,9 +105,13 @@ static void usage(FILE *out) {
         "threads, backend,\n"
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
+        "mix [{model, characters, ns_sample, ns_mix}],\n"
         "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
         "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}],\n"
-        "ik [{model, job, ns}].\n");
+        "ik [{model, job, ns}].\n"
+        "Rows name a model by its file name, with as many parent folders as tell two files\n"
+        "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
+        "outside the model's folder (refused by default).\n");
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -118,6 +129,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             return 1;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--allow-unsafe-paths")) {
+            cli_load_options()->allow_unsafe_paths = 1;
         } else if (value && !strcmp(arg, "--seconds")) {
             a->seconds = strtod(value, &end);
             if (*end || !(a->seconds > 0) || a->seconds > 60) goto bad;
@@ -210,7 +223,8 @@ static int default_models(char **list) {
     for (int i = 0; i < count; i++) {
         ossa_document *doc = NULL;
         int skinned =
-            ossa_document_load_file(found[i], NULL, &doc, NULL) == OSSA_OK && doc->skin_count > 0;
+            ossa_document_load_file(found[i], cli_load_options(), &doc, NULL) == OSSA_OK &&
+            doc->skin_count > 0;
         ossa_document_free(doc);
         if (skinned)
             list[kept++] = found[i];
@@ -257,11 +271,11 @@ static void bench_meshes(bench_report *rep, const bench_args *a, ossa_thread_poo
 
 /* Every skinned primitive of a model, with a real (rest pose) world-space palette. */
 static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_thread_pool *pool,
-                                 const char *path) {
+                                 const char *path, const char *label) {
     ossa_document *doc = NULL;
     ossa_rig *rig = NULL;
     ossa_error error;
-    if (ossa_document_load_file(path, NULL, &doc, &error) != OSSA_OK ||
+    if (ossa_document_load_file(path, cli_load_options(), &doc, &error) != OSSA_OK ||
         ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK) {
         fprintf(stderr, "ossa bench: %s: %s\n", path, error.message);
         ossa_document_free(doc);
@@ -304,8 +318,8 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     }
     /* a small crowd (16 instances, separate outputs): the meshes are skinned from cache, as
      * in a game that skins its characters one after another */
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (count) bench_meshes(rep, a, pool, name, meshes, mesh_palettes, mesh_dqs, joints, count, 16);
+    if (count)
+        bench_meshes(rep, a, pool, label, meshes, mesh_palettes, mesh_dqs, joints, count, 16);
     for (int i = 0; i < count; i++)
         ossa_skin_mesh_free(meshes[i]);
     free(offset);
@@ -354,6 +368,14 @@ static void print_json(const bench_report *rep, const bench_args *a) {
         printf(",\"characters\":%d,\"threads\":%u,\"ms_per_frame\":%.9g,\"ns_per_character\":%.2f}",
                c->characters, c->threads, c->ms_per_frame, c->ns_per_character);
     }
+    fputs("],\"mix\":[", stdout);
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(m->model);
+        printf(",\"characters\":%d,\"ns_sample\":%.1f,\"ns_mix\":%.1f}", m->characters,
+               m->ns_sample, m->ns_mix);
+    }
     fputs("],\"skinning\":[", stdout);
     for (int i = 0; i < rep->skin_count; i++) {
         const skin_row *s = &rep->skinning[i];
@@ -394,6 +416,15 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         printf("  %-48s %10d %7u %12.3f %14.1f\n", c->model, c->characters, c->threads,
                c->ms_per_frame, c->ns_per_character);
     }
+    printf("\nmixing, ns per character (sampling only; crowd of %d): one clip with a cursor, a\n"
+           "4-layer mix (2 normal, 1 masked, 1 additive):\n",
+           a->characters);
+    printf("  %-48s %9s %9s %7s\n", "model", "sample", "mix", "ratio");
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
+        printf("  %-48s %9.1f %9.1f %6.1fx\n", m->model, m->ns_sample, m->ns_mix,
+               m->ns_mix / m->ns_sample);
+    }
     printf("\nskinning (positions + normals where present; bytes per vertex read + written):\n");
     printf("  %-48s %4s %7s %9s %9s %7s %7s %9s\n", "model", "mode", "threads", "vertices",
            "Mvert/s", "B/vert", "triad", "footprint");
@@ -408,6 +439,30 @@ static void print_table(const bench_report *rep, const bench_args *a) {
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
+/* The last `depth` components of a path ("a/b/Fox.glb", 2: "b/Fox.glb"; the whole path when it
+ * has fewer). */
+static const char *path_tail(const char *path, int depth) {
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '/' && --depth == 0) return p;
+        p--;
+    }
+    return path;
+}
+
+/* The label of model i in the rows: its base name, with as many parent folders as it takes to
+ * tell it from every other file of the list (two Fox.glb in different folders). */
+static void model_label(const char *const *models, int count, int i, char *label, size_t size) {
+    int depth = 1;
+    for (int j = 0; j < count; j++) {
+        if (!strcmp(models[j], models[i])) continue; /* the same file */
+        while (path_tail(models[i], depth) != models[i] &&
+               !strcmp(path_tail(models[i], depth), path_tail(models[j], depth)))
+            depth++;
+    }
+    snprintf(label, size, "%s", path_tail(models[i], depth));
+}
+
 /* Loads every model once before anything is measured: a model that cannot be benchmarked is
  * reported once, by its loader's error, and nothing runs. */
 static int models_load(const char *const *models, int count) {
@@ -416,16 +471,14 @@ static int models_load(const char *const *models, int count) {
         ossa_rig *rig = NULL;
         ossa_clip_set *clips = NULL;
         ossa_error error;
-        ossa_result r = ossa_document_load_file(models[i], NULL, &doc, &error);
+        ossa_result r = ossa_document_load_file(models[i], cli_load_options(), &doc, &error);
         if (r == OSSA_OK) r = ossa_rig_build(doc, NULL, &rig, &error);
         if (r == OSSA_OK) r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
         ossa_clip_set_free(clips);
         ossa_rig_free(rig);
         ossa_document_free(doc);
         if (r != OSSA_OK) {
-            char text[1100];
-            ossa_error_format(&error, text, sizeof text);
-            fprintf(stderr, "error: %s\n", text);
+            cli_report_error(models[i], &error);
             return 0;
         }
     }
@@ -481,23 +534,32 @@ int cmd_bench(int argc, char **argv) {
         rep->threads > 1 ? bench_triad_gbs(triad_elements, a.seconds, pool) : rep->triad_gbs;
     int status = EXIT_OK;
     for (int i = 0; i < a.model_count; i++) {
+        static char labels[MAX_MODELS][256]; /* rows keep pointers to model names until printed */
+        char *label = labels[i];
+        model_label(a.models, a.model_count, i, label, sizeof labels[i]);
         for (int cursor = 1; cursor >= 0; cursor--) {
             bench_character_result *c = &rep->characters[rep->character_count];
-            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0)
+            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0) {
+                snprintf(c->model, sizeof c->model, "%s", label);
                 rep->character_cursor[rep->character_count++] = cursor;
-            else
+            } else {
                 status = EXIT_MODEL_ERROR;
+            }
         }
         for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
             bench_crowd_result *c = &rep->crowd[rep->crowd_count];
             if (bench_crowd(a.models[i], a.crowd, a.seconds, pass ? pool : NULL, c) == 0)
-                rep->crowd_count++;
+                snprintf(rep->crowd[rep->crowd_count++].model, sizeof c->model, "%s", label);
             else
                 status = EXIT_MODEL_ERROR;
         }
-        bench_model_skinning(rep, &a, pool, a.models[i]);
+        if (bench_mix(a.models[i], a.characters, a.seconds, &rep->mix[rep->mix_count]) == 0)
+            snprintf(rep->mix[rep->mix_count++].model, sizeof rep->mix->model, "%s", label);
+        bench_model_skinning(rep, &a, pool, a.models[i], label);
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < ik_rows; r++)
+            snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
         rep->ik_count += ik_rows > 0 ? ik_rows : 0;
     }
     const uint32_t joints = 64;
