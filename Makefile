@@ -91,7 +91,7 @@ test-format: deps
 # The WebAssembly build ($(WEB_DIR)/index.html, ossa.js, ossa.wasm): web/web.mk has the rules.
 WEB_DIR ?= build-web
 web:
-	@sh scripts/install-web-deps.sh $(WEB_DIR)/cjson
+	@sh scripts/install-web-deps.sh $(WEB_DIR)/deps
 	@$(MAKE) --no-print-directory -f web/web.mk OUT=$(WEB_DIR) -j $(JOBS)
 	@echo "web: built $(WEB_DIR)/; serve it with: cd $(WEB_DIR) && python3 -m http.server 8000"
 
