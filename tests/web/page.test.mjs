@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { Browser, serve, waitForTitle } from './browser.mjs';
@@ -39,6 +39,17 @@ before(async () => {
   browser = await Browser.launch(chromium, WIDTH, HEIGHT);
 });
 
+// Pages keep rendering (software WebGL) until closed: each test's pages close after it.
+const pages = [];
+async function openPage(url) {
+  const page = await browser.open(url, WIDTH, HEIGHT);
+  pages.push(page);
+  return page;
+}
+afterEach(async () => {
+  while (pages.length) await pages.pop().close();
+});
+
 after(async () => {
   server?.closeAllConnections();
   server?.close();
@@ -47,7 +58,7 @@ after(async () => {
 
 // Opens a page, waits for "ready" or "error: ...", returns its title and (optionally) screenshot.
 async function visit(query, shot) {
-  const page = await browser.open(`${base}/index.html${query}`, WIDTH, HEIGHT);
+  const page = await openPage(`${base}/index.html${query}`);
   const title = await waitForTitle(page, (t) => t === 'ready' || t.startsWith('error'), TIMEOUT);
   let image = null;
   if (shot) {
@@ -137,7 +148,7 @@ test('warnings are listed with their JSON paths', options, async () => {
 });
 
 test('without ?model the built-in demo plays and its animations are listed', options, async () => {
-  const page = await browser.open(`${base}/index.html`, WIDTH, HEIGHT);
+  const page = await openPage(`${base}/index.html`);
   const names = await (async () => {
     const end = Date.now() + TIMEOUT;
     while (Date.now() < end) {
@@ -150,4 +161,44 @@ test('without ?model the built-in demo plays and its animations are listed', opt
   assert.equal(names.length, 4, names.join(', '));
   assert.equal(names[0], 'rest pose');
   assert.equal(await page.evaluate('document.getElementById("model-name").textContent'), 'ossa-demo.glb');
+});
+
+// Waits until the page's model name reads `name` (after a file was given to it).
+async function modelName(page, name) {
+  const end = Date.now() + TIMEOUT;
+  let shown = '';
+  while (Date.now() < end) {
+    shown = await page.evaluate('document.getElementById("model-name").textContent');
+    if (shown === name) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return shown;
+}
+
+test('the file picker opens a .glb and lists its animations', options, async () => {
+  const page = await openPage(`${base}/index.html`);
+  assert.equal(await modelName(page, 'ossa-demo.glb'), 'ossa-demo.glb');
+  const { root } = await page.send('DOM.getDocument');
+  const { nodeId } = await page.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#file' });
+  await page.send('DOM.setFileInputFiles', { nodeId, files: [path.join(shared, 'models/Fox/Fox.glb')] });
+  assert.equal(await modelName(page, 'Fox.glb'), 'Fox.glb');
+  const names = await page.evaluate('[...document.querySelectorAll("#animation option")].map((o) => o.textContent)');
+  assert.deepEqual(names, ['rest pose', '0: Survey (3.42 s)', '1: Walk (0.71 s)', '2: Run (1.16 s)']);
+});
+
+test('a .glb dropped on the page opens (a synthetic drop event carrying the file)', options, async () => {
+  const page = await openPage(`${base}/index.html`);
+  assert.equal(await modelName(page, 'ossa-demo.glb'), 'ossa-demo.glb');
+  // Headless Chromium's native drag and drop needs a window system; the page's own handlers are
+  // driven with the DragEvent and DataTransfer a real drop delivers.
+  await page.evaluate(`(async () => {
+    const bytes = await (await fetch('/models/CesiumMan/glTF-Binary/CesiumMan.glb')).arrayBuffer();
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'CesiumMan.glb'));
+    for (const type of ['dragover', 'drop']) {
+      document.getElementById('canvas').dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  })()`);
+  assert.equal(await modelName(page, 'CesiumMan.glb'), 'CesiumMan.glb');
+  assert.equal(await page.evaluate('document.getElementById("drop-hint").hidden'), true);
 });
