@@ -272,6 +272,7 @@ async function fetchModel(url) {
 
 async function main() {
   state.renderer = new Renderer($('canvas'));
+  window.ossaPage = state; // for tests and the browser's console
   // eslint-disable-next-line no-undef
   state.core = await OssaCore.create(createOssa);
   wire();

@@ -128,10 +128,12 @@ function compile(gl, type, source) {
   return shader;
 }
 
-function program(gl) {
+// The drawing program, or with `feedback` the one that captures v_world (transform feedback).
+function program(gl, feedback = false) {
   const p = gl.createProgram();
   gl.attachShader(p, compile(gl, gl.VERTEX_SHADER, VERTEX_SHADER));
   gl.attachShader(p, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT_SHADER));
+  if (feedback) gl.transformFeedbackVaryings(p, ['v_world'], gl.SEPARATE_ATTRIBS);
   gl.linkProgram(p);
   if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
   const uniforms = {};
@@ -292,6 +294,80 @@ export class Renderer {
     if (viewer.rig.weightTotal) uploadData(gl, this.weights, viewer.weightsView());
   }
 
+  // Uniforms and textures shared by every primitive of a frame.
+  bindFrame(u, columns, spacing) {
+    const gl = this.gl;
+    gl.uniform1i(u.u_block_joints, this.model.viewer.blockJoints);
+    gl.uniform1i(u.u_weight_total, this.model.viewer.rig.weightTotal);
+    gl.uniform1i(u.u_columns, columns);
+    gl.uniform1f(u.u_spacing, spacing);
+    gl.uniform1i(u.u_palette, 0);
+    gl.uniform1i(u.u_weights, 1);
+    gl.uniform1i(u.u_targets, 2);
+    gl.uniform1i(u.u_base_color_texture, 3);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.palette.texture);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, this.weights.texture);
+  }
+
+  // Uniforms, textures and vertex array of one primitive.
+  bindPrimitive(u, prim) {
+    const gl = this.gl;
+    const info = prim.info;
+    gl.uniform1i(u.u_palette_base, info.paletteBase);
+    gl.uniform1i(u.u_joint_count, prim.skinned ? info.jointCount : 1);
+    gl.uniform1i(u.u_sets, prim.skinned ? Math.min(4, info.setCount) : 0);
+    gl.uniform1i(u.u_weight_offset, info.weightOffset);
+    gl.uniform1i(u.u_target_count, info.targetCount);
+    gl.uniform1i(u.u_vertex_count, info.vertexCount);
+    gl.uniform1i(u.u_has_normals, info.normals ? 1 : 0);
+    gl.uniform4fv(u.u_base_color, prim.material.color);
+    gl.uniform1i(u.u_has_texture, prim.material.texture && info.texcoords ? 1 : 0);
+    gl.activeTexture(gl.TEXTURE2);
+    gl.bindTexture(gl.TEXTURE_2D, (prim.targets || this.model.emptyTargets).texture);
+    gl.activeTexture(gl.TEXTURE3);
+    gl.bindTexture(gl.TEXTURE_2D, prim.material.texture);
+    gl.bindVertexArray(prim.vao);
+  }
+
+  /**
+   * The vertex shader's world-space positions of primitive `index` for instance 0, captured by
+   * transform feedback (original vertex order), to check the GPU against the CPU skinning.
+   */
+  feedback(index) {
+    const gl = this.gl;
+    if (!this.feedbackShader) this.feedbackShader = program(gl, true);
+    const { program: p, uniforms: u } = this.feedbackShader;
+    const prim = this.model.primitives[index];
+    const n = prim.info.vertexCount;
+    const buffer = gl.createBuffer();
+    gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
+    gl.bufferData(gl.TRANSFORM_FEEDBACK_BUFFER, 12 * n, gl.STATIC_READ);
+    gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
+    const tf = gl.createTransformFeedback();
+    gl.useProgram(p);
+    this.bindFrame(u, 1, 0);
+    this.bindPrimitive(u, prim);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tf);
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+    gl.enable(gl.RASTERIZER_DISCARD);
+    gl.beginTransformFeedback(gl.POINTS);
+    gl.drawArrays(gl.POINTS, 0, n);
+    gl.endTransformFeedback();
+    gl.disable(gl.RASTERIZER_DISCARD);
+    gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+    gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
+    gl.bindVertexArray(null);
+    const out = new Float32Array(3 * n);
+    gl.bindBuffer(gl.COPY_READ_BUFFER, buffer);
+    gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, out);
+    gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+    gl.deleteBuffer(buffer);
+    gl.deleteTransformFeedback(tf);
+    return out;
+  }
+
   /** Draws every instance: a grid `columns` wide, `spacing` apart along x and z. */
   draw(viewProj, columns, spacing) {
     const gl = this.gl;
@@ -305,34 +381,10 @@ export class Renderer {
     gl.useProgram(p);
     gl.uniformMatrix4fv(u.u_view_proj, false, viewProj);
     gl.uniform3f(u.u_light_dir, 0.4, 0.8, 0.45);
-    gl.uniform1i(u.u_block_joints, this.model.viewer.blockJoints);
-    gl.uniform1i(u.u_weight_total, this.model.viewer.rig.weightTotal);
-    gl.uniform1i(u.u_columns, columns);
-    gl.uniform1f(u.u_spacing, spacing);
-    gl.uniform1i(u.u_palette, 0);
-    gl.uniform1i(u.u_weights, 1);
-    gl.uniform1i(u.u_targets, 2);
-    gl.uniform1i(u.u_base_color_texture, 3);
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, this.palette.texture);
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_2D, this.weights.texture);
+    this.bindFrame(u, columns, spacing);
     for (const prim of this.model.primitives) {
+      this.bindPrimitive(u, prim);
       const info = prim.info;
-      gl.uniform1i(u.u_palette_base, info.paletteBase);
-      gl.uniform1i(u.u_joint_count, prim.skinned ? info.jointCount : 1);
-      gl.uniform1i(u.u_sets, prim.skinned ? Math.min(4, info.setCount) : 0);
-      gl.uniform1i(u.u_weight_offset, info.weightOffset);
-      gl.uniform1i(u.u_target_count, info.targetCount);
-      gl.uniform1i(u.u_vertex_count, info.vertexCount);
-      gl.uniform1i(u.u_has_normals, info.normals ? 1 : 0);
-      gl.uniform4fv(u.u_base_color, prim.material.color);
-      gl.uniform1i(u.u_has_texture, prim.material.texture && info.texcoords ? 1 : 0);
-      gl.activeTexture(gl.TEXTURE2);
-      gl.bindTexture(gl.TEXTURE_2D, (prim.targets || this.model.emptyTargets).texture);
-      gl.activeTexture(gl.TEXTURE3);
-      gl.bindTexture(gl.TEXTURE_2D, prim.material.texture);
-      gl.bindVertexArray(prim.vao);
       if (prim.indexBuffer) gl.drawElementsInstanced(info.mode, info.indexCount, gl.UNSIGNED_INT, 0, this.instances);
       else gl.drawArraysInstanced(info.mode, 0, info.vertexCount, this.instances);
     }

@@ -91,7 +91,11 @@ export class Browser {
     const page = {
       send: (method, params) => this.send(method, params, sessionId),
       close: () => this.send('Target.closeTarget', { targetId }),
-      evaluate: async (expression) => (await this.send('Runtime.evaluate', { expression, returnByValue: true }, sessionId)).result.value,
+      evaluate: async (expression) => {
+        const reply = await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, sessionId);
+        if (reply.exceptionDetails) throw new Error(`in the page: ${reply.exceptionDetails.exception?.description || reply.exceptionDetails.text}`);
+        return reply.result.value;
+      },
     };
     await page.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
     await page.send('Page.enable');

@@ -168,7 +168,7 @@ async function modelName(page, name) {
   const end = Date.now() + TIMEOUT;
   let shown = '';
   while (Date.now() < end) {
-    shown = await page.evaluate('document.getElementById("model-name").textContent');
+    shown = await page.evaluate('document.getElementById("model-name")?.textContent || ""');
     if (shown === name) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -201,4 +201,82 @@ test('a .glb dropped on the page opens (a synthetic drop event carrying the file
   })()`);
   assert.equal(await modelName(page, 'CesiumMan.glb'), 'CesiumMan.glb');
   assert.equal(await page.evaluate('document.getElementById("drop-hint").hidden'), true);
+});
+
+// The GPU against the CPU: every primitive's vertex shader output (transform feedback) against
+// ossa_character_skin of the same character, for models covering skins of one and two influence
+// sets, normalized integer weights, morph targets before skinning and unskinned nodes.
+const FEEDBACK_MODELS = [
+  ['Fox/Fox.glb', 1, 0.3], ['CesiumMan/glTF/CesiumMan.gltf', 0, 0.7], ['OracleSynth/Synth.gltf', 0, 0.6],
+  ['AnimatedMorphCube/AnimatedMorphCube.gltf', 0, 1.3], ['SimpleSkin/SimpleSkin.gltf', 0, 2.5],
+  ['RiggedSimple/RiggedSimple.gltf', 0, 0.9], ['MorphStressTest/MorphStressTest.gltf', 0, 1.1],
+];
+for (const [model, anim, time] of FEEDBACK_MODELS) {
+  test(`GPU skinning equals the CPU's: ${model} at ${time} s`, options, async () => {
+    const { page, title } = await visit(`?model=/models/${model}&anim=${anim}&time=${time}`, null);
+    assert.equal(title, 'ready');
+    const result = await page.evaluate(`(() => {
+      const { viewer, renderer } = window.ossaPage;
+      const b = viewer.bounds();
+      const diagonal = Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+      let worst = 0, vertices = 0;
+      for (const p of viewer.primitives) {
+        const gpu = renderer.feedback(p.index);
+        const cpu = viewer.skin(0, p.index).positions;
+        for (let i = 0; i < cpu.length; i++) worst = Math.max(worst, Math.abs(gpu[i] - cpu[i]));
+        vertices += p.vertexCount;
+      }
+      return { worst, diagonal, vertices, primitives: viewer.primitives.length };
+    })()`);
+    console.log(`${model}: ${result.vertices} vertices of ${result.primitives} primitives, GPU vs CPU at most ${result.worst.toExponential(2)} (${(result.worst / result.diagonal).toExponential(2)} of the model's size)`);
+    assert.ok(result.vertices > 0);
+    assert.ok(result.worst <= 1e-5 * result.diagonal, `GPU off the CPU by ${result.worst}`);
+  });
+}
+
+// The skinning rules on the GPU where the shared models do not reach them: a triangle whose
+// vertex 0 has weights summing to 0.5 (divided by their sum: it moves with its joint by a whole
+// 1), vertex 1 all-zero weights (kept in place), vertex 2 weight 1; the joint is translated by
+// (1, 0, 0). Dropped on the page as a .gltf; the loader's warnings are listed with their paths.
+function weightsGltf() {
+  const bytes = Buffer.alloc(96);
+  [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((x, i) => bytes.writeFloatLE(x, 4 * i));
+  [0.25, 0.25, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0].forEach((x, i) => bytes.writeFloatLE(x, 48 + 4 * i));
+  return JSON.stringify({
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0, 1] }],
+    nodes: [{ mesh: 0, skin: 0 }, { translation: [1, 0, 0] }],
+    skins: [{ joints: [1] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0, JOINTS_0: 1, WEIGHTS_0: 2 } }] }],
+    buffers: [{ byteLength: 96, uri: `data:application/octet-stream;base64,${bytes.toString('base64')}` }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 36 }, { buffer: 0, byteOffset: 36, byteLength: 12 },
+      { buffer: 0, byteOffset: 48, byteLength: 48 }],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] },
+      { bufferView: 1, componentType: 5121, count: 3, type: 'VEC4' },
+      { bufferView: 2, componentType: 5126, count: 3, type: 'VEC4' },
+    ],
+  });
+}
+
+test('GPU weights are divided by their sum and all-zero vertices stay in place', options, async () => {
+  const page = await openPage(`${base}/index.html`);
+  assert.equal(await modelName(page, 'ossa-demo.glb'), 'ossa-demo.glb');
+  await page.evaluate(`(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([${JSON.stringify(weightsGltf())}], 'weights.gltf'));
+    document.getElementById('canvas').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  })()`);
+  assert.equal(await modelName(page, 'weights.gltf'), 'weights.gltf');
+  const result = await page.evaluate(`(async () => {
+    for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame); // a frame drawn
+    const { viewer, renderer } = window.ossaPage;
+    return { gpu: Array.from(renderer.feedback(0)), cpu: Array.from(viewer.skin(0, 0).positions),
+      warnings: [...document.querySelectorAll('#warning-list li')].map((li) => li.textContent) };
+  })()`);
+  assert.deepEqual(result.cpu, [1, 0, 0, 1, 0, 0, 1, 1, 0]);
+  assert.deepEqual(result.gpu, [1, 0, 0, 1, 0, 0, 1, 1, 0]);
+  assert.deepEqual(result.warnings, [
+    'meshes[0].primitives[0].attributes.WEIGHTS_0: the weights of 2 vertices do not sum to 1 (first: vertex 0, sum 0.5)',
+    'meshes[0].primitives[0].attributes.JOINTS_0: vertex 0 lists joint 0 twice with non-zero weights',
+  ]);
 });
