@@ -139,15 +139,17 @@ class Viewer {
     return list;
   }
 
-  /** Material `index` (-1: default): base colour and the encoded image bytes, if any. */
+  /** Material `index` (-1: default) as the renderer draws it, with its encoded image bytes. */
   material(index) {
     const M = this.M;
-    return this.withScratch(7 * 4, (p) => {
-      M._web_material(this.handle, index, p, p + 16);
-      const color = Array.from(M.HEAPF32.slice(p / 4, p / 4 + 4));
-      const [ptr, size, mime] = M.HEAPU32.slice(p / 4 + 4, p / 4 + 7);
-      return { color, image: ptr ? M.HEAPU8.slice(ptr, ptr + size) : null,
-        mime: mime ? M.UTF8ToString(mime) : null };
+    return this.withScratch(16 * 4 + 6 * 4, (p) => {
+      M._web_material(this.handle, index, p, p + 64);
+      const f = M.HEAPF32.slice(p / 4, p / 4 + 16);
+      const [ptr, size, mime, unlit, doubleSided, alphaMode] = M.HEAPU32.slice(p / 4 + 16, p / 4 + 22);
+      return { color: Array.from(f.subarray(0, 4)), emissive: Array.from(f.subarray(4, 7)),
+        alphaCutoff: f[7], uvTransform: Array.from(f.subarray(8, 14)),
+        unlit: unlit !== 0, doubleSided: doubleSided !== 0, alphaMode,
+        image: ptr ? M.HEAPU8.slice(ptr, ptr + size) : null, mime: mime ? M.UTF8ToString(mime) : null };
     });
   }
 

@@ -157,8 +157,9 @@ EMSCRIPTEN_KEEPALIVE uint32_t web_block_joints(const web_viewer *v) {
 /* Writes primitive p as 22 uint32 (pointers are 32-bit in wasm32): node, glTF mesh, primitive,
  * skin (-1 as 0xffffffff), joint_count, vertex_count, index_count, mode, target_count,
  * weight_offset, set_count, has_normals, material, then the streams positions, normals,
- * texcoords, joints, weights, target_positions, target_normals, indices, and last the first
- * joint of its palette within an instance block. Returns 0 when p is out of range. */
+ * the texture coordinates its material reads (material_texcoords), joints, weights,
+ * target_positions, target_normals, indices, and last the first joint of its palette within an
+ * instance block. Returns 0 when p is out of range. */
 EMSCRIPTEN_KEEPALIVE int web_primitive(const web_viewer *v, uint32_t p, uint32_t *out) {
     const ossa_model_primitive *info = ossa_model_primitive_info(v->model, p);
     if (!info) return 0;
@@ -178,7 +179,7 @@ EMSCRIPTEN_KEEPALIVE int web_primitive(const web_viewer *v, uint32_t p, uint32_t
                            (uint32_t)info->material,
                            (uint32_t)(uintptr_t)s.positions,
                            (uint32_t)(uintptr_t)s.normals,
-                           (uint32_t)(uintptr_t)s.texcoords,
+                           (uint32_t)(uintptr_t)s.material_texcoords,
                            (uint32_t)(uintptr_t)s.joints,
                            (uint32_t)(uintptr_t)s.weights,
                            (uint32_t)(uintptr_t)s.target_positions,
@@ -190,15 +191,24 @@ EMSCRIPTEN_KEEPALIVE int web_primitive(const web_viewer *v, uint32_t p, uint32_t
     return 1;
 }
 
-/* Material `index` (-1: the default): base colour into color[4]; image pointer, byte size and
- * MIME type pointer into image[3] (zeros without an image). */
-EMSCRIPTEN_KEEPALIVE void web_material(const web_viewer *v, int32_t index, float *color,
-                                       uint32_t *image) {
+/* Material `index` (-1: the default) for drawing, as ossa_model_material_info gives it:
+ * floats[16]: base colour (4), emissive (3), alpha cutoff, base colour uv transform (6, a 2x3 row
+ * matrix), two unused; ints[6]: image pointer, byte size, MIME type pointer (zeros without an
+ * image), unlit, double_sided, alpha_mode (ossa_alpha_mode). */
+EMSCRIPTEN_KEEPALIVE void web_material(const web_viewer *v, int32_t index, float *floats,
+                                       uint32_t *ints) {
     ossa_model_material m = ossa_model_material_info(v->model, index);
-    memcpy(color, m.base_color, sizeof m.base_color);
-    image[0] = (uint32_t)(uintptr_t)m.image;
-    image[1] = (uint32_t)m.image_size;
-    image[2] = (uint32_t)(uintptr_t)m.image_mime;
+    memset(floats, 0, 16 * sizeof(float));
+    memcpy(floats, m.base_color, sizeof m.base_color);
+    memcpy(floats + 4, m.emissive, sizeof m.emissive);
+    floats[7] = m.alpha_cutoff;
+    memcpy(floats + 8, m.uv_transform, sizeof m.uv_transform);
+    ints[0] = (uint32_t)(uintptr_t)m.image;
+    ints[1] = (uint32_t)m.image_size;
+    ints[2] = (uint32_t)(uintptr_t)m.image_mime;
+    ints[3] = (uint32_t)m.unlit;
+    ints[4] = (uint32_t)m.double_sided;
+    ints[5] = (uint32_t)m.alpha_mode;
 }
 
 /* Makes `count` characters (at least 1) and the frame arrays; 0 on success. */

@@ -7,7 +7,9 @@
 // (src/gpu/shader_source.c) shares for the blend itself: morph targets first, then the weighted
 // sum of joint matrices, where zero weights and joints outside the skin are skipped, the rest are
 // divided by their sum, and a vertex whose weights are all zero keeps its (morphed) position.
-// The shading is the GL layer's: two-sided Lambert with a key and a fill light.
+// The shading is the GL layer's: two-sided Lambert with a key and a fill light, and the
+// material's appearance (emissive, unlit, alpha mask and blend, double-sided or culled,
+// KHR_texture_transform on the base colour texture, the TEXCOORD_n it reads).
 
 const TEXTURE_WIDTH = 1024; // texels per row of the data textures
 export const BACKGROUND = [0.15, 0.16, 0.18];
@@ -102,13 +104,23 @@ in vec3 v_normal;
 in vec3 v_world;
 in vec2 v_uv;
 uniform vec4 u_base_color;
-uniform int u_has_texture, u_has_normals;
+uniform vec3 u_emissive;
+uniform int u_has_texture, u_has_normals, u_unlit, u_alpha_mode;
+uniform float u_alpha_cutoff;
+uniform vec3 u_uv_row0, u_uv_row1; // KHR_texture_transform as a 2x3 row matrix
 uniform sampler2D u_base_color_texture;
 uniform vec3 u_light_dir;
 out vec4 o_color;
 void main() {
     vec4 color = u_base_color;
-    if (u_has_texture != 0) color *= texture(u_base_color_texture, v_uv);
+    vec3 uv = vec3(v_uv, 1.0);
+    if (u_has_texture != 0) color *= texture(u_base_color_texture, vec2(dot(u_uv_row0, uv), dot(u_uv_row1, uv)));
+    if (u_alpha_mode == 1 && color.a < u_alpha_cutoff) discard; // MASK
+    float alpha = u_alpha_mode == 2 ? color.a : 1.0;            // BLEND
+    if (u_unlit != 0) {
+        o_color = vec4(color.rgb, alpha);
+        return;
+    }
     // Without NORMAL the face normal from the screen-space derivatives of the position.
     vec3 normal = u_has_normals != 0 ? v_normal : cross(dFdx(v_world), dFdy(v_world));
     float len = length(normal);
@@ -117,7 +129,7 @@ void main() {
     if (u_has_normals == 0 && dot(n, u_light_dir) < 0.0) n = -n;
     float key = max(dot(n, u_light_dir), 0.0);
     float fill = max(dot(n, normalize(vec3(-0.4, 0.2, -0.6))), 0.0);
-    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill), 1.0);
+    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + u_emissive, alpha);
 }`;
 
 function compile(gl, type, source) {
@@ -259,7 +271,7 @@ export class Renderer {
         model.skipped.push(`material ${index}: its image does not decode (${e.message})`);
       }
     }
-    return { color: m.color, texture };
+    return { ...m, texture };
   }
 
   dropModel() {
@@ -322,8 +334,15 @@ export class Renderer {
     gl.uniform1i(u.u_target_count, info.targetCount);
     gl.uniform1i(u.u_vertex_count, info.vertexCount);
     gl.uniform1i(u.u_has_normals, info.normals ? 1 : 0);
-    gl.uniform4fv(u.u_base_color, prim.material.color);
-    gl.uniform1i(u.u_has_texture, prim.material.texture && info.texcoords ? 1 : 0);
+    const m = prim.material;
+    gl.uniform4fv(u.u_base_color, m.color);
+    gl.uniform3fv(u.u_emissive, m.emissive);
+    gl.uniform1i(u.u_unlit, m.unlit ? 1 : 0);
+    gl.uniform1i(u.u_alpha_mode, m.alphaMode);
+    gl.uniform1f(u.u_alpha_cutoff, m.alphaCutoff);
+    gl.uniform3fv(u.u_uv_row0, m.uvTransform.slice(0, 3));
+    gl.uniform3fv(u.u_uv_row1, m.uvTransform.slice(3, 6));
+    gl.uniform1i(u.u_has_texture, m.texture && info.texcoords ? 1 : 0);
     gl.activeTexture(gl.TEXTURE2);
     gl.bindTexture(gl.TEXTURE_2D, (prim.targets || this.model.emptyTargets).texture);
     gl.activeTexture(gl.TEXTURE3);
@@ -382,12 +401,28 @@ export class Renderer {
     gl.uniformMatrix4fv(u.u_view_proj, false, viewProj);
     gl.uniform3f(u.u_light_dir, 0.4, 0.8, 0.45);
     this.bindFrame(u, columns, spacing);
-    for (const prim of this.model.primitives) {
-      this.bindPrimitive(u, prim);
-      const info = prim.info;
-      if (prim.indexBuffer) gl.drawElementsInstanced(info.mode, info.indexCount, gl.UNSIGNED_INT, 0, this.instances);
-      else gl.drawArraysInstanced(info.mode, 0, info.vertexCount, this.instances);
+    // Opaque and masked primitives first, then blended ones over them without writing depth;
+    // single-sided materials cull back faces.
+    const blend = (prim) => prim.material.alphaMode === 2;
+    for (const pass of [false, true]) {
+      if (pass) {
+        gl.enable(gl.BLEND);
+        gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+        gl.depthMask(false);
+      }
+      for (const prim of this.model.primitives) {
+        if (blend(prim) !== pass) continue;
+        if (prim.material.doubleSided) gl.disable(gl.CULL_FACE);
+        else gl.enable(gl.CULL_FACE);
+        this.bindPrimitive(u, prim);
+        const info = prim.info;
+        if (prim.indexBuffer) gl.drawElementsInstanced(info.mode, info.indexCount, gl.UNSIGNED_INT, 0, this.instances);
+        else gl.drawArraysInstanced(info.mode, 0, info.vertexCount, this.instances);
+      }
     }
+    gl.disable(gl.BLEND);
+    gl.disable(gl.CULL_FACE);
+    gl.depthMask(true);
     gl.bindVertexArray(null);
   }
 }

@@ -21,7 +21,7 @@ PAGE := $(addprefix $(OUT)/,index.html viewer.css main.js ossa_core.js renderer.
 
 # The project's warning rules apply to its own files; cJSON and meshoptimizer are compiled as
 # Debian ships them.
-CFLAGS_COMMON := -std=c11 -O2 -I include -I src -I $(CJSON) -I $(MESHOPT)
+CFLAGS_COMMON := -std=c11 -O2 -MMD -MP -I include -I src -I $(CJSON) -I $(MESHOPT)
 CFLAGS_OSSA   := $(CFLAGS_COMMON) -Wall -Wextra -Wpedantic -Werror
 # What JavaScript calls: the glue (web/ossa_web.c, all web_*) and the runtime API it reads.
 EXPORTS := malloc free ossa_result_name ossa_model_file ossa_model_clip_count ossa_model_clip \
@@ -69,5 +69,8 @@ $(MESHOPT)/%.cpp:
 $(OUT)/%: web/%
 	@mkdir -p $(OUT)
 	@cp $< $@
+
+# Header dependencies written by -MMD: a changed header recompiles what includes it.
+-include $(OBJECTS:.o=.d)
 
 .PHONY: all
