@@ -6,7 +6,6 @@ docs/mixes/ on Fox equals `ossa sample --mix FILE --json` bit for bit (poses, pa
 vertices); a dict is read as strictly as a file (the same refusals with the same JSON paths, the
 same warnings as the ossa command prints for that dict written to a file)."""
 
-import glob
 import json
 import os
 import threading
@@ -19,7 +18,9 @@ import ossa
 from conftest import ROOT, cli_sample, run_cli, shared_path
 from test_golden import as_3x4, bits
 
-MIX_FILES = sorted(glob.glob(os.path.join(ROOT, "docs", "mixes", "*.json")))
+# The mixes of docs/mixes written for Fox (the others name another model's nodes).
+MIX_FILES = [os.path.join(ROOT, "docs", "mixes", name)
+             for name in ("fox_masked_additive.json", "walk_run.json")]
 # Clocks around every weight point of docs/mixes (1.0 and 1.5), before 0 and past a cycle.
 CLOCKS = [-0.3, 0.0, 0.37, 0.999, 1.0, 1.2, 1.25, 1.5, 2.2, 3.7, 11.0]
 
