@@ -14,6 +14,10 @@
  * so N characters of one model, each at its own clip and time, take one draw per primitive.
  * Morph targets are applied before skinning. Unskinned meshes are drawn with a one-joint
  * palette holding the node's world transform.
+ *
+ * The shaders skin by the rules written in ossa/skin.h (its file comment), the CPU's: weights
+ * divided by their sum, all-zero-weight vertices left in place, every influence set, DQS scale
+ * cbrt|det|. Each primitive's influences live in a buffer texture of (joint, weight) pairs.
  */
 #ifndef OSSA_GPU_H
 #define OSSA_GPU_H
@@ -49,7 +53,7 @@ typedef enum ossa_gpu_palette_path {
 /** How influences are blended. */
 typedef enum ossa_gpu_skinning_method {
     OSSA_GPU_LINEAR_BLEND = 0, /**< weighted sum of joint matrices */
-    OSSA_GPU_DUAL_QUATERNION   /**< each rigid joint matrix as a dual quaternion, blended */
+    OSSA_GPU_DUAL_QUATERNION   /**< dual quaternions, as rule 6 of ossa/skin.h says */
 } ossa_gpu_skinning_method;
 
 /**
@@ -86,9 +90,11 @@ typedef struct ossa_gpu_mesh ossa_gpu_mesh;
 
 /**
  * Uploads every primitive of document mesh `mesh`: positions, normals (computed flat
- * when absent), TEXCOORD_0, every JOINTS_n (as unsigned 8 or 16 bit integer attributes) and
- * WEIGHTS_n (float or normalized integers, as stored), morph target displacements, the
- * material's base colour factor and base colour texture (PNG/JPEG).
+ * when absent), TEXCOORD_0, the influences of every JOINTS_n/WEIGHTS_n set (any number of
+ * sets; the pairs with a positive weight, in a buffer texture), morph target displacements,
+ * the material's base colour factor and base colour texture (PNG/JPEG).
+ * @return OSSA_ERROR_LIMIT when a primitive's influences exceed the context's
+ *         GL_MAX_TEXTURE_BUFFER_SIZE (the message names it), OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_gpu_mesh_create(ossa_gpu_context *context, const ossa_document *document,
                                  int32_t mesh, ossa_gpu_mesh **out, ossa_error *error);
