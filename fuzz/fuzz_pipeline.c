@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip/clip_internal.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
@@ -83,10 +84,10 @@ static void check_rig(const ossa_document *doc, const ossa_rig *rig) {
 }
 
 static void check_clips(const ossa_document *doc, const ossa_rig *rig, const ossa_clip_set *set) {
-    REQUIRE(set->clip_count == doc->animation_count, "%u clips for %u animations", set->clip_count,
+    REQUIRE(ossa_clip_set_count(set) == doc->animation_count, "%u clips for %u animations", ossa_clip_set_count(set),
             doc->animation_count);
-    for (uint32_t c = 0; c < set->clip_count; c++) {
-        const ossa_clip *clip = &set->clips[c];
+    for (uint32_t c = 0; c < ossa_clip_set_count(set); c++) {
+        const ossa_clip *clip = ossa_clip_set_clip(set, c);
         for (uint32_t t = 0; t < clip->track_count; t++)
             REQUIRE(clip->tracks[t].node >= 0 && (uint32_t)clip->tracks[t].node < rig->node_count,
                     "clip %u track %u targets rig node %d", c, t, clip->tracks[t].node);
@@ -105,7 +106,7 @@ static void check_clips(const ossa_document *doc, const ossa_rig *rig, const oss
 typedef struct frame_buffers {
     ossa_pose pose, cursor_pose;
     float *world, *rigid, *similarity, *palette, *dual_quats, *skin_dual_quats, *palettes;
-    uint32_t *cursor_keys;
+    uint32_t *cursor_keys, cursor_capacity;
     long long budget; /* work left, see WORK_BUDGET */
 } frame_buffers;
 
@@ -121,9 +122,9 @@ static void buffers_open(const ossa_rig *rig, const ossa_clip_set *set, frame_bu
     for (uint32_t s = 0; s < rig->skin_count; s++)
         all_joints += rig->skins[s].joint_count;
     uint32_t timelines = 0;
-    for (uint32_t c = 0; c < set->clip_count; c++)
-        if (ossa_cursor_size(&set->clips[c]) > timelines)
-            timelines = ossa_cursor_size(&set->clips[c]);
+    for (uint32_t c = 0; c < ossa_clip_set_count(set); c++)
+        if (ossa_cursor_size(ossa_clip_set_clip(set, c)) > timelines)
+            timelines = ossa_cursor_size(ossa_clip_set_clip(set, c));
     b->pose.local = xcalloc(n, sizeof(ossa_trs));
     b->pose.weights = xcalloc(rig->weight_total, sizeof(float));
     b->cursor_pose.local = xcalloc(n, sizeof(ossa_trs));
@@ -136,6 +137,7 @@ static void buffers_open(const ossa_rig *rig, const ossa_clip_set *set, frame_bu
     b->skin_dual_quats = xcalloc(joints, 12 * sizeof(float));
     b->palettes = xcalloc(all_joints, OSSA_MATRIX_FLOATS * sizeof(float));
     b->cursor_keys = xcalloc(timelines, sizeof(uint32_t));
+    b->cursor_capacity = timelines;
 }
 
 static void buffers_close(frame_buffers *b) {
@@ -186,7 +188,7 @@ static void run_clip(const ossa_rig *rig, const ossa_clip *clip, frame_buffers *
                      ossa_clip_time(clip, NAN, OSSA_WRAP_CLAMP),
                      NAN,
                      INFINITY};
-    ossa_cursor cursor = {b->cursor_keys};
+    ossa_cursor cursor = {b->cursor_keys, b->cursor_capacity};
     ossa_cursor_reset(clip, &cursor);
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
         if (!spend(&b->budget, 2ll * (rig->node_count + rig->weight_total + clip->track_count)))
@@ -342,8 +344,8 @@ fuzz_outcome fuzz_pipeline_run_with(const uint8_t *data, size_t size,
     ossa_pose_set_rest(rig, &b.pose);
     run_poses(rig, &b);
     run_meshes(doc, rig, &b);
-    for (uint32_t c = 0; c < clips->clip_count; c++) {
-        run_clip(rig, &clips->clips[c], &b);
+    for (uint32_t c = 0; c < ossa_clip_set_count(clips); c++) {
+        run_clip(rig, ossa_clip_set_clip(clips, c), &b);
         run_meshes(doc, rig, &b);
     }
     buffers_close(&b);

@@ -1,6 +1,6 @@
 /**
  * @file ossa.h
- * @brief All of ossa's CPU-side API in one include: documents, runtime model, sampling,
+ * @brief All of ossa's CPU-side API in one include: documents, models and characters, sampling,
  * poses and palettes, skinning, the thread pool and the built-in demo model.
  *
  * The OpenGL layer (gl.h) is separate: it needs libepoxy and EGL or GLFW.
@@ -14,6 +14,7 @@
 #include "clip.h"
 #include "sample.h"
 #include "palette.h"
+#include "model.h"
 #include "skin.h"
 #include "thread_pool.h"
 #include "demo.h"

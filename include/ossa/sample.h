@@ -48,6 +48,7 @@ void ossa_pose_set_rest(const ossa_rig *rig, ossa_pose *pose);
  */
 typedef struct ossa_cursor {
     uint32_t *keys;
+    uint32_t capacity; /**< entries of keys; sampling refuses a cursor smaller than the clip's */
 } ossa_cursor;
 
 /** Number of uint32_t a cursor for this clip needs (its timeline count; may be 0). */
@@ -58,10 +59,13 @@ void ossa_cursor_reset(const ossa_clip *clip, ossa_cursor *cursor);
 
 /**
  * Samples a clip at a time (in the clip's own seconds, see ::ossa_clip_time) into a pose.
+ * @param rig the rig the clip was built for (::ossa_clip_rig); the pose holds its sizes.
  * @param cursor NULL for the stateless binary search, else a cursor of this clip.
+ * @return OSSA_ERROR_ARGUMENT, with nothing written, when the clip was built for another rig or
+ *         the cursor is smaller than ::ossa_cursor_size; OSSA_OK otherwise.
  */
-void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, ossa_cursor *cursor,
-                      ossa_pose *pose);
+ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time,
+                             ossa_cursor *cursor, ossa_pose *pose);
 
 /** How a caller's clock maps onto a clip's time range [start, end]. */
 typedef enum ossa_wrap {

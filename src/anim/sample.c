@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "anim/track_batch.h"
+#include "clip/clip_internal.h"
 
 static int force_portable; /* ossa_anim_force_portable */
 
@@ -150,8 +151,17 @@ static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint3
         write_between(clip, track, k, u, dt, track_target(track, pose));
 }
 
-void ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time, ossa_cursor *cursor,
-                      ossa_pose *pose) {
+ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time,
+                             ossa_cursor *cursor, ossa_pose *pose) {
+    if (clip->rig != rig || (cursor && cursor->capacity < clip->timeline_count))
+        return OSSA_ERROR_ARGUMENT;
+    ossa_clip_sample_unchecked(clip, time, cursor, pose);
+    return OSSA_OK;
+}
+
+void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
+                                ossa_pose *pose) {
+    const ossa_rig *rig = clip->rig;
     memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
     if (rig->weight_total)
         memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));

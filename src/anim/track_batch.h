@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "ossa/clip.h"
+#include "clip/clip_internal.h"
 
 /* Floats per key of one section of ossa_clip::batch_keys holding `count` tracks: four per track.
  * A group of four tracks loads as one 512-bit vector, a last shorter group too: the array ends

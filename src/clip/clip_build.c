@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "anim/track_batch.h"
+#include "clip/clip_internal.h"
 #include "pose/xform.h"
 #include "rig/owned.h"
 
@@ -274,6 +275,7 @@ ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
     for (uint32_t a = 0; r == OSSA_OK && a < doc->animation_count; a++) {
         st.animation = a;
         ossa_clip *clip = &clips[a];
+        clip->rig = rig;
         ossa_trs *base = ossa_owned_alloc(st.owned, rig->node_count, sizeof *base);
         float *base_weights = ossa_owned_alloc(st.owned, rig->weight_total, sizeof(float));
         if (!base || !base_weights) {
@@ -305,6 +307,18 @@ void ossa_clip_set_free(ossa_clip_set *clips) {
     ossa_allocator allocator = impl->owned.allocator;
     ossa_owned_release(&impl->owned);
     allocator.free(allocator.user, impl);
+}
+
+uint32_t ossa_clip_set_count(const ossa_clip_set *clips) {
+    return clips->clip_count;
+}
+
+const ossa_clip *ossa_clip_set_clip(const ossa_clip_set *clips, uint32_t index) {
+    return index < clips->clip_count ? &clips->clips[index] : NULL;
+}
+
+const ossa_rig *ossa_clip_rig(const ossa_clip *clip) {
+    return clip->rig;
 }
 
 const char *ossa_clip_name(const ossa_clip *clip) {

@@ -22,14 +22,15 @@ int anim_fixture_load(anim_fixture *f, const char *path, const ossa_load_options
     uint32_t palette_floats = 0, cursor_size = 0;
     for (uint32_t s = 0; s < f->rig->skin_count; s++)
         palette_floats += ossa_palette_floats(f->rig, s);
-    for (uint32_t c = 0; c < f->clips->clip_count; c++)
-        if (ossa_cursor_size(&f->clips->clips[c]) > cursor_size)
-            cursor_size = ossa_cursor_size(&f->clips->clips[c]);
+    for (uint32_t c = 0; c < ossa_clip_set_count(f->clips); c++)
+        if (ossa_cursor_size(ossa_clip_set_clip(f->clips, c)) > cursor_size)
+            cursor_size = ossa_cursor_size(ossa_clip_set_clip(f->clips, c));
     f->pose.local = calloc(f->rig->node_count + 1, sizeof(ossa_trs));
     f->pose.weights = calloc(f->rig->weight_total + 1, sizeof(float));
     f->world = calloc(12 * (size_t)f->rig->node_count + 1, sizeof(float));
     f->palettes = calloc(palette_floats + 1, sizeof(float));
     f->cursor = calloc(cursor_size + 1, sizeof(uint32_t));
+    f->cursor_capacity = cursor_size;
     return 1;
 }
 

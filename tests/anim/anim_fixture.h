@@ -18,7 +18,7 @@ typedef struct anim_fixture {
     ossa_pose pose;
     float *world;    /* 12 per rig node */
     float *palettes; /* world-space palettes of every skin, skin order */
-    uint32_t *cursor;
+    uint32_t *cursor, cursor_capacity; /* a cursor for the largest clip */
 } anim_fixture;
 
 /* Loads a model and builds everything; returns 0 (and prints why) on failure. */

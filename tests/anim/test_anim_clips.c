@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip/clip_internal.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/palette.h"
@@ -108,8 +109,8 @@ int main(void) {
     CHECK(rig->rest_weights[rig->weight_offset[blob]] == 0.1f);
     CHECK(rig->rest_weights[rig->weight_offset[blob] + 1] == 0.2f);
 
-    CHECK(clips->clip_count == 1);
-    const ossa_clip *clip = &clips->clips[0];
+    CHECK(ossa_clip_set_count(clips) == 1);
+    const ossa_clip *clip = ossa_clip_set_clip(clips, 0);
     CHECK(!strcmp(clip->name, "mix"));
     CHECK(clip->start == 0.0f && clip->end == 2.0f && clip->duration == 2.0f);
     CHECK(clip->track_count == 3);          /* arm T, arm R, blob weights */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip/clip_internal.h"
 #include "ossa/sample.h"
 #include "ossa/palette.h"
 #include "ossa/rig.h"
@@ -286,13 +287,13 @@ static void test_interpolation(void) {
         {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 7},
         {0, OSSA_PATH_WEIGHTS, OSSA_INTERP_LINEAR, 2, 0, 36, 0},
         {0, OSSA_PATH_ROTATION, OSSA_INTERP_LINEAR, 4, 1, 42, 3}};
-    ossa_clip clip = {"c",    0.0f, 4.0f,  4.0f,   2,     timelines, 4,
+    ossa_clip clip = {&rig, "c",  0.0f, 4.0f,  4.0f,   2,     timelines, 4,
                       tracks, 0,    times, values, batch, one_rest,  one_rest_weights};
     ossa_trs local;
     float weights[2];
     ossa_pose pose = {&local, weights};
     uint32_t keys[2] = {0, 0};
-    ossa_cursor cursor = {keys};
+    ossa_cursor cursor = {keys, 2};
 
     /* Before the first key: first key values; exactly on a key: that key. */
     ossa_clip_sample(&rig, &clip, 0.5f, &cursor, &pose);

@@ -29,9 +29,9 @@ static void check_cursor(anim_fixture *f, const char *name) {
     ossa_trs *other_local = calloc(n + 1, sizeof *other_local);
     float *other_weights = calloc(w + 1, sizeof *other_weights);
     ossa_pose other = {other_local, other_weights};
-    for (uint32_t c = 0; c < f->clips->clip_count; c++) {
-        const ossa_clip *clip = &f->clips->clips[c];
-        ossa_cursor cursor = {f->cursor};
+    for (uint32_t c = 0; c < ossa_clip_set_count(f->clips); c++) {
+        const ossa_clip *clip = ossa_clip_set_clip(f->clips, c);
+        ossa_cursor cursor = {f->cursor, f->cursor_capacity};
         ossa_cursor_reset(clip, &cursor);
         double span = clip->duration > 0.0f ? clip->duration : 1.0;
         double t = clip->start - 0.1 * span;
@@ -233,9 +233,9 @@ static void check_shuffle(anim_fixture *f, const char *path, const char *name) {
     CHECKF(loaded, "%s: shuffled copy loads", name);
     if (loaded) {
         shuffles_checked++;
-        CHECK(g.clips->clip_count == f->clips->clip_count);
-        for (uint32_t c = 0; c < f->clips->clip_count && c < g.clips->clip_count; c++) {
-            const ossa_clip *ca = &f->clips->clips[c], *cb = &g.clips->clips[c];
+        CHECK(ossa_clip_set_count(g.clips) == ossa_clip_set_count(f->clips));
+        for (uint32_t c = 0; c < ossa_clip_set_count(f->clips) && c < ossa_clip_set_count(g.clips); c++) {
+            const ossa_clip *ca = ossa_clip_set_clip(f->clips, c), *cb = ossa_clip_set_clip(g.clips, c);
             for (int k = 0; k <= 8; k++) {
                 float t = ca->start + (ca->duration * (float)k) / 8.0f + (k == 8 ? 0.5f : 0.0f);
                 if (k == 3) t = (float)(ca->start + frand() * ca->duration);
@@ -244,7 +244,7 @@ static void check_shuffle(anim_fixture *f, const char *path, const char *name) {
                 compare_frames(f, &g, perm, name, t);
             }
         }
-        if (f->clips->clip_count == 0) {
+        if (ossa_clip_set_count(f->clips) == 0) {
             anim_fixture_eval(f, NULL, 0.0f, NULL);
             anim_fixture_eval(&g, NULL, 0.0f, NULL);
             compare_frames(f, &g, perm, name, 0.0f);

@@ -83,7 +83,7 @@ static size_t skin(player *p, int node, uint32_t prim) {
 /* Sails (windmill primitive 2) at a clip time: bind positions turned by `angle` about the
  * hub's z axis (the tower does not move in these clips at these times). */
 static void check_sails(player *p, int clip, float time, double angle) {
-    ossa_clip_sample(p->rig, &p->clips->clips[clip], time, NULL, &p->pose);
+    ossa_clip_sample(p->rig, ossa_clip_set_clip(p->clips, clip), time, NULL, &p->pose);
     size_t n = skin(p, rig_node(p, "windmill"), 2);
     CHECK(n == 120);
     double c = cos(angle), s = sin(angle), worst = 0;
@@ -100,11 +100,11 @@ static void check_sails(player *p, int clip, float time, double angle) {
 int main(void) {
     player p;
     if (player_open(&p)) {
-        CHECK(p.clips->clip_count == 3);
+        CHECK(ossa_clip_set_count(p.clips) == 3);
         const char *names[3] = {"idle", "gust", "tick"};
-        for (uint32_t c = 0; c < p.clips->clip_count && c < 3; c++) {
-            CHECK(p.clips->clips[c].name && !strcmp(p.clips->clips[c].name, names[c]));
-            CHECK_NEAR(p.clips->clips[c].duration, OSSA_DEMO_DURATION, 0);
+        for (uint32_t c = 0; c < ossa_clip_set_count(p.clips) && c < 3; c++) {
+            CHECK(ossa_clip_name(ossa_clip_set_clip(p.clips, c)) && !strcmp(ossa_clip_name(ossa_clip_set_clip(p.clips, c)), names[c]));
+            CHECK_NEAR(ossa_clip_duration(ossa_clip_set_clip(p.clips, c)), OSSA_DEMO_DURATION, 0);
         }
         CHECK(rig_node(&p, "windmill") >= 0 && rig_node(&p, "tentacle") >= 0);
 

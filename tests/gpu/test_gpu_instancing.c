@@ -43,8 +43,8 @@ static int open_model(model *m, const char *relative) {
     m->node = -1;
     for (uint32_t n = 0; n < m->rig->node_count && m->node < 0; n++)
         if (m->rig->mesh[n] >= 0) m->node = (int32_t)n;
-    CHECK(m->node >= 0 && m->clips->clip_count > 0);
-    if (m->node < 0 || !m->clips->clip_count) return 0;
+    CHECK(m->node >= 0 && ossa_clip_set_count(m->clips) > 0);
+    if (m->node < 0 || !ossa_clip_set_count(m->clips)) return 0;
     m->skin = m->rig->skin[m->node];
     m->joints = m->skin >= 0 ? m->rig->skins[m->skin].joint_count : 1;
     m->weights = m->rig->weight_count[m->node];
@@ -62,7 +62,7 @@ static void close_model(model *m) {
 /* Palettes (world space) and morph weights of INSTANCES characters spread over the clip. */
 static void evaluate(model *m) {
     const ossa_rig *rig = m->rig;
-    const ossa_clip *clip = &m->clips->clips[0];
+    const ossa_clip *clip = ossa_clip_set_clip(m->clips, 0);
     ossa_trs *local = malloc(sizeof *local * rig->node_count);
     float *weights = malloc(sizeof(float) * (rig->weight_total + 1));
     float *world = malloc(sizeof(float) * 12 * rig->node_count);
@@ -70,7 +70,7 @@ static void evaluate(model *m) {
     m->morph = calloc((size_t)m->weights * INSTANCES + 1, sizeof(float));
     ossa_pose pose = {local, weights};
     for (int i = 0; i < INSTANCES; i++) {
-        float t = clip->start + clip->duration * (float)i / (INSTANCES - 1);
+        float t = ossa_clip_start(clip) + ossa_clip_duration(clip) * (float)i / (INSTANCES - 1);
         ossa_clip_sample(rig, clip, t, NULL, &pose);
         ossa_fk_matrices(rig, &pose, world);
         float *palette = m->palette + (size_t)12 * m->joints * i;

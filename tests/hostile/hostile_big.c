@@ -209,7 +209,7 @@ static void unit_rotations(void) {
         ossa_pose pose = {local, NULL};
         double worst = 0;
         for (float t = 0; t <= 2.0f; t += 0.125f) {
-            ossa_clip_sample(rig, &clips->clips[0], t, NULL, &pose);
+            ossa_clip_sample(rig, ossa_clip_set_clip(clips, 0), t, NULL, &pose);
             const float *r = local[tip].rotation;
             worst = fmax(worst, fabs(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] - 1));
         }

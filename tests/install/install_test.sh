@@ -60,8 +60,8 @@ cmake -S "$src/examples" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$tmp/cmake" >"$tmp/build.log" 2>&1 ||
     { cat "$tmp/build.log" >&2; fail "building examples with CMake"; }
 "$tmp/cmake/play" >"$tmp/play-cmake.out" || fail "play (CMake build) on the built-in demo"
-expect "$tmp/play-cmake.out" "ossa-demo.glb: 14 nodes, 2 meshes, 2 skins, 3 animations"
-expect "$tmp/play-cmake.out" "tentacle/0: 674 vertices"
+expect "$tmp/play-cmake.out" "ossa-demo.glb: 14 nodes, 4 primitives, 2 skins, 3 animations"
+expect "$tmp/play-cmake.out" "mesh 1/0: 674 vertices"
 "$tmp/cmake/play" "$tmp/demo.glb" 1 >"$tmp/play-file.out" || fail "play demo.glb 1"
 expect "$tmp/play-file.out" "demo.glb: 14 nodes"
 expect "$tmp/play-file.out" "animation 1 'gust'"

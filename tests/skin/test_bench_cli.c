@@ -57,6 +57,25 @@ static void check_characters(const cJSON *characters) {
     CHECK(rows == 2 && with_cursor == 1);
 }
 
+/* The runtime-API crowd: one row on 1 thread, one on `threads`; ns per character is the frame
+ * time over the characters. */
+static void check_crowd(const cJSON *crowd, int characters, int threads) {
+    int rows = 0, single = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, crowd) {
+        rows++;
+        CHECK(!strcmp(string(c, "model"), "Fox.glb"));
+        CHECK(number(c, "characters") == characters);
+        double t = number(c, "threads"), ms = number(c, "ms_per_frame");
+        CHECK(t == 1 || t == threads);
+        single += t == 1;
+        CHECK(ms > 0.0);
+        double ns = number(c, "ns_per_character");
+        CHECK_NEAR(ns, ms * 1e6 / characters, 0.01 + 1e-6 * ns); /* ns printed to 0.01 */
+    }
+    CHECK(rows == 2 && single == 1);
+}
+
 /* triad: on 1 thread and on `threads` threads. */
 static void check_skinning(const cJSON *skinning, const double triad[2], int threads) {
     int fox = 0, synthetic = 0;
@@ -95,7 +114,9 @@ int main(void) {
     const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
 
     snprintf(args, sizeof args,
-             "--models '%s' --vertices 4096 --seconds 0.02 --characters 8 --threads 2 --json", fox);
+             "--models '%s' --vertices 4096 --seconds 0.02 --characters 8 --crowd 50 --threads 2 "
+             "--json",
+             fox);
     CHECK(run_bench(args) == 0);
     cJSON *root = cJSON_Parse(out_text ? out_text : "");
     CHECKF(root != NULL, "stdout is one JSON object");
@@ -104,6 +125,7 @@ int main(void) {
         CHECK(triad[0] > 0.0 && triad[1] > 0.0);
         CHECK(number(root, "threads") == 2);
         check_characters(cJSON_GetObjectItemCaseSensitive(root, "characters"));
+        check_crowd(cJSON_GetObjectItemCaseSensitive(root, "crowd"), 50, 2);
         check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), triad, 2);
         cJSON_Delete(root);
     }
@@ -116,6 +138,7 @@ int main(void) {
     CHECK(out_text && strstr(out_text, "triad") == NULL);
 
     CHECK(run_bench("--seconds") == 2); /* a flag without its value */
+    CHECK(run_bench("--crowd 0") == 2);
     CHECK(err_text && strstr(err_text, "usage: ossa bench"));
     CHECK(run_bench("--help") == 0);
     CHECK(out_text && strstr(out_text, "usage: ossa bench"));

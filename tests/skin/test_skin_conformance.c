@@ -70,8 +70,8 @@ static void check_library(const char *model, const cJSON *golden, int anim, tole
              ossa_rig_build(doc, NULL, &rig, &error) == OSSA_OK &&
              ossa_clip_set_build(doc, rig, NULL, &clips, &error) == OSSA_OK;
     CHECKF(ok, "%s: %s loads: %s", name, model, ok ? "" : error.message);
-    if (ok) CHECK(anim >= 0 && (uint32_t)anim < clips->clip_count);
-    if (!ok || anim < 0 || (uint32_t)anim >= clips->clip_count) {
+    if (ok) CHECK(anim >= 0 && (uint32_t)anim < ossa_clip_set_count(clips));
+    if (!ok || anim < 0 || (uint32_t)anim >= ossa_clip_set_count(clips)) {
         ossa_clip_set_free(clips);
         ossa_rig_free(rig);
         ossa_document_free(doc);
@@ -90,7 +90,7 @@ static void check_library(const char *model, const cJSON *golden, int anim, tole
     const cJSON *sample;
     cJSON_ArrayForEach(sample, cJSON_GetObjectItem(golden, "samples")) {
         double t = cJSON_GetObjectItem(sample, "time")->valuedouble;
-        ossa_clip_sample(rig, &clips->clips[anim], (float)t, NULL, &pose);
+        ossa_clip_sample(rig, ossa_clip_set_clip(clips, anim), (float)t, NULL, &pose);
         ossa_fk_palettes_world(rig, &pose, world, palettes);
         const cJSON *prim;
         cJSON_ArrayForEach(prim, cJSON_GetObjectItem(sample, "primitives")) {

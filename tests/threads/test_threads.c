@@ -59,7 +59,7 @@ static int model_open(model *m, const char *name, ossa_document *doc) {
     if (!m->rig) return 0;
     CHECK(ossa_clip_set_build(doc, m->rig, NULL, &m->clips, &error) == OSSA_OK);
     if (!m->clips) return 0;
-    CHECK(m->clips->clip_count > 0);
+    CHECK(ossa_clip_set_count(m->clips) > 0);
     for (uint32_t node = 0; node < m->rig->node_count; node++) {
         int32_t mesh = m->rig->mesh[node];
         if (mesh < 0) continue;
@@ -74,7 +74,7 @@ static int model_open(model *m, const char *name, ossa_document *doc) {
         }
     }
     CHECK(m->prim_count > 0);
-    return m->clips->clip_count > 0 && m->prim_count > 0;
+    return ossa_clip_set_count(m->clips) > 0 && m->prim_count > 0;
 }
 
 static void model_close(model *m) {
@@ -90,7 +90,7 @@ static void *play(void *arg) {
     character *ch = arg;
     const model *m = ch->m;
     const ossa_rig *rig = m->rig;
-    const ossa_clip *clip = &m->clips->clips[ch->clip];
+    const ossa_clip *clip = ossa_clip_set_clip(m->clips, ch->clip);
     size_t slots = 0;
     for (uint32_t p = 0; p < m->prim_count; p++)
         if (ossa_skin_mesh_slot_count(m->prims[p]) > slots)
@@ -104,7 +104,7 @@ static void *play(void *arg) {
     float *positions = malloc(slots * 3 * sizeof(float));
     float *normals = malloc(slots * 3 * sizeof(float));
     if (pose.local && pose.weights && keys && world && palette && dq && positions && normals) {
-        ossa_cursor cursor = {keys};
+        ossa_cursor cursor = {keys, ossa_cursor_size(clip)};
         ossa_cursor_reset(clip, &cursor);
         for (int f = 0; f < FRAMES; f++) {
             float t = ossa_clip_time(clip, ch->start + f / 30.0, OSSA_WRAP_LOOP);
@@ -173,7 +173,7 @@ static void check_pool(const model *m, unsigned threads) {
     ossa_thread_pool *pool = NULL;
     CHECK(ossa_thread_pool_create(threads, &pool) == OSSA_OK);
     if (pose.local && pose.weights && world && palette && one && split && pool) {
-        ossa_clip_sample(rig, &m->clips->clips[0], m->clips->clips[0].start + 0.4f, NULL, &pose);
+        ossa_clip_sample(rig, ossa_clip_set_clip(m->clips, 0), ossa_clip_start(ossa_clip_set_clip(m->clips, 0)) + 0.4f, NULL, &pose);
         ossa_fk_matrices(rig, &pose, world);
         ossa_skin_frame frame;
         memset(&frame, 0, sizeof frame);
@@ -210,7 +210,7 @@ int main(void) {
         for (int i = 0; i < THREADS; i++) {
             memset(&chars[i], 0, sizeof chars[i]);
             chars[i].m = &models[i % 2];
-            chars[i].clip = (uint32_t)(i / 2) % chars[i].m->clips->clip_count;
+            chars[i].clip = (uint32_t)(i / 2) % ossa_clip_set_count(chars[i].m->clips);
             chars[i].start = 0.137f * (float)i;
             chars[i].mode = i % 4 < 2 ? OSSA_SKIN_LBS : OSSA_SKIN_DQS;
             reference[i] = chars[i];

@@ -5,22 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_clock.h"
 
 #include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
 #include "ossa/palette.h"
 #include "ossa/rig.h"
-
-/* Timed slices per run; the result is the fastest slice. */
-#define BENCH_SLICES 10
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 typedef struct crowd {
     int count;
@@ -72,27 +64,27 @@ static ossa_pose pose_of(const crowd *c, int i) {
 static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int use_cursor,
                        double seconds, double ns[3], long *frames) {
     const double dt = 1.0 / 60.0;
-    double start = now_ns(), clock = 0.0;
+    double start = bench_now_ns(), clock = 0.0;
     *frames = 0;
     ns[0] = ns[1] = ns[2] = 0.0;
     do {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < c->count; i++) {
             ossa_pose pose = pose_of(c, i);
             if (!clip) {
                 ossa_pose_set_rest(rig, &pose);
                 continue;
             }
-            ossa_cursor cursor = {c->cursors + (size_t)i * c->cursor_stride};
+            ossa_cursor cursor = {c->cursors + (size_t)i * c->cursor_stride, c->cursor_stride};
             float t = ossa_clip_time(clip, clock + c->phase[i], OSSA_WRAP_LOOP);
             ossa_clip_sample(rig, clip, t, use_cursor ? &cursor : NULL, &pose);
         }
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         for (int i = 0; i < c->count; i++) {
             ossa_pose pose = pose_of(c, i);
             ossa_fk_matrices(rig, &pose, c->world + (size_t)i * c->world_stride);
         }
-        double t2 = now_ns();
+        double t2 = bench_now_ns();
         for (int i = 0; i < c->count; i++) {
             const float *world = c->world + (size_t)i * c->world_stride;
             float *palette = c->palettes + (size_t)i * c->palette_stride;
@@ -103,13 +95,13 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
                 palette += ossa_palette_floats(rig, s);
             }
         }
-        double t3 = now_ns();
+        double t3 = bench_now_ns();
         ns[0] += t1 - t0;
         ns[1] += t2 - t1;
         ns[2] += t3 - t2;
         clock += dt;
         (*frames)++;
-    } while (now_ns() - start < seconds * 1e9);
+    } while (bench_now_ns() - start < seconds * 1e9);
 }
 
 int bench_characters(const char *model_path, int use_cursor, int characters, double seconds,
@@ -133,16 +125,16 @@ int bench_characters(const char *model_path, int use_cursor, int characters, dou
         return 1;
     }
     if (characters < 1) characters = 1;
-    const ossa_clip *clip = clips->clip_count ? &clips->clips[0] : NULL;
+    const ossa_clip *clip = ossa_clip_set_count(clips) ? ossa_clip_set_clip(clips, 0) : NULL;
     crowd c;
     int ok = crowd_alloc(&c, rig, clip, characters);
     if (ok) {
         for (int i = 0; i < characters; i++) {
-            c.phase[i] = clip ? clip->duration * (double)i / characters : 0.0;
+            c.phase[i] = clip ? ossa_clip_duration(clip) * (double)i / characters : 0.0;
             ossa_pose pose = pose_of(&c, i);
             ossa_pose_set_rest(rig, &pose);
             if (clip) {
-                ossa_cursor cursor = {c.cursors + (size_t)i * c.cursor_stride};
+                ossa_cursor cursor = {c.cursors + (size_t)i * c.cursor_stride, c.cursor_stride};
                 ossa_cursor_reset(clip, &cursor);
             }
         }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench_characters.h"
+#include "bench_crowd.h"
 #include "bench_skinning.h"
 #include "bench_triad.h"
 #include "commands.h"
@@ -30,6 +31,7 @@ typedef struct bench_args {
     unsigned threads;
     size_t vertices;
     int characters;
+    int crowd; /* characters of the runtime-API crowd rows */
     int json;
     ossa_skin_backend backend;
     const char *models[MAX_MODELS];
@@ -54,6 +56,8 @@ typedef struct bench_report {
     bench_character_result characters[2 * MAX_MODELS];
     int character_cursor[2 * MAX_MODELS];
     int character_count;
+    bench_crowd_result crowd[2 * MAX_MODELS];
+    int crowd_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
 } bench_report;
@@ -62,11 +66,15 @@ static void usage(FILE *out) {
     fprintf(
         out,
         "usage: ossa bench [--models A,B,...] [--seconds S] [--threads N] [--vertices N]\n"
-        "                  [--characters N] [--backend auto|scalar|sse2|avx2|avx512] [--json]\n\n"
+        "                  [--characters N] [--crowd N] [--backend auto|scalar|sse2|avx2|avx512]\n"
+        "                  [--json]\n\n"
         "A benchmark, not a test. For every model (default: every shared model with a skin,\n"
         "found under $OSSA_SHARED/models or ../shared/models):\n"
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
         "    crowd of --characters characters (default 1000);\n"
+        "  - a crowd through the runtime API (ossa_characters_update: sample, FK and every\n"
+        "    skin's palette) of --crowd characters (default 10000), ms per frame on 1 thread\n"
+        "    and on --threads threads;\n"
         "  - skinning throughput in million vertices per second (positions and, where the\n"
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
         "    --threads threads (default: every online CPU).\n"
@@ -84,6 +92,7 @@ static void usage(FILE *out) {
         "--json prints one object: triad_gbs, triad_gbs_all_threads, triad_footprint_gbs,\n"
         "threads, backend,\n"
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
+        "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
         "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
         "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}].\n");
 }
@@ -93,6 +102,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     a->seconds = 0.5;
     a->vertices = 1000000;
     a->characters = 1000;
+    a->crowd = 10000;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -120,6 +130,11 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             long c = strtol(value, &end, 10);
             if (*end || c < 1 || c > 1000000) goto bad;
             a->characters = (int)c;
+            i++;
+        } else if (value && !strcmp(arg, "--crowd")) {
+            long c = strtol(value, &end, 10);
+            if (*end || c < 1 || c > 1000000) goto bad;
+            a->crowd = (int)c;
             i++;
         } else if (value && !strcmp(arg, "--backend")) {
             int found = 0;
@@ -325,6 +340,14 @@ static void print_json(const bench_report *rep, const bench_args *a) {
                rep->character_cursor[i] ? "true" : "false", c->joints, c->nodes, c->ns_sample,
                c->ns_fk, c->ns_palette, c->ns_total);
     }
+    fputs("],\"crowd\":[", stdout);
+    for (int i = 0; i < rep->crowd_count; i++) {
+        const bench_crowd_result *c = &rep->crowd[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(c->model);
+        printf(",\"characters\":%d,\"threads\":%u,\"ms_per_frame\":%.9g,\"ns_per_character\":%.2f}",
+               c->characters, c->threads, c->ms_per_frame, c->ns_per_character);
+    }
     fputs("],\"skinning\":[", stdout);
     for (int i = 0; i < rep->skin_count; i++) {
         const skin_row *s = &rep->skinning[i];
@@ -354,6 +377,14 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         printf("  %-48s %6s %6d %9.1f %7.1f %8.1f %8.1f\n", c->model,
                rep->character_cursor[i] ? "yes" : "no", c->joints, c->ns_sample, c->ns_fk,
                c->ns_palette, c->ns_total);
+    }
+    printf("\ncrowd through the runtime API (sample + FK + every palette):\n");
+    printf("  %-48s %10s %7s %12s %14s\n", "model", "characters", "threads", "ms/frame",
+           "ns/character");
+    for (int i = 0; i < rep->crowd_count; i++) {
+        const bench_crowd_result *c = &rep->crowd[i];
+        printf("  %-48s %10d %7u %12.3f %14.1f\n", c->model, c->characters, c->threads,
+               c->ms_per_frame, c->ns_per_character);
     }
     printf("\nskinning (positions + normals where present; bytes per vertex read + written):\n");
     printf("  %-48s %4s %7s %9s %9s %7s %7s %9s\n", "model", "mode", "threads", "vertices",
@@ -445,6 +476,13 @@ int cmd_bench(int argc, char **argv) {
             bench_character_result *c = &rep->characters[rep->character_count];
             if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0)
                 rep->character_cursor[rep->character_count++] = cursor;
+            else
+                status = EXIT_MODEL_ERROR;
+        }
+        for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
+            bench_crowd_result *c = &rep->crowd[rep->crowd_count];
+            if (bench_crowd(a.models[i], a.crowd, a.seconds, pass ? pool : NULL, c) == 0)
+                rep->crowd_count++;
             else
                 status = EXIT_MODEL_ERROR;
         }

@@ -46,9 +46,9 @@ static void frame_camera(render_scene *scene, int clip, ossa_gpu_camera *camera,
 static void instance_times(const render_scene *scene, int clip, double clock, int loop,
                            float *times) {
     const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < scene->clips->clip_count ? &scene->clips->clips[clip] : NULL;
+        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(scene->clips) ? ossa_clip_set_clip(scene->clips, clip) : NULL;
     for (uint32_t i = 0; i < scene->instances; i++) {
-        double offset = c ? (double)c->duration * i / scene->instances : 0;
+        double offset = c ? (double)ossa_clip_duration(c) * i / scene->instances : 0;
         times[i] =
             c ? ossa_clip_time(c, clock + offset, loop ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP) : 0;
     }
@@ -56,10 +56,10 @@ static void instance_times(const render_scene *scene, int clip, double clock, in
 
 static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_renderer *renderer,
                         output_kind kind) {
-    int clip = scene->clips->clip_count ? o->anim : -1;
-    const ossa_clip *c = clip >= 0 ? &scene->clips->clips[clip] : NULL;
-    double start = isnan(o->time) ? (c ? c->start : 0) : o->time;
-    double duration = o->duration >= 0 ? o->duration : (c && c->duration > 0 ? c->duration : 2);
+    int clip = ossa_clip_set_count(scene->clips) ? o->anim : -1;
+    const ossa_clip *c = clip >= 0 ? ossa_clip_set_clip(scene->clips, clip) : NULL;
+    double start = isnan(o->time) ? (c ? ossa_clip_start(c) : 0) : o->time;
+    double duration = o->duration >= 0 ? o->duration : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
     int frames = kind == OUTPUT_PNG ? 1
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
@@ -132,7 +132,7 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
             render_scene_close(&scene);
             return 0;
         }
-        int clip = scene.clips->clip_count ? o->anim : -1;
+        int clip = ossa_clip_set_count(scene.clips) ? o->anim : -1;
         ossa_gpu_camera camera;
         float ground, step;
         frame_camera(&scene, clip, &camera, &ground, &step);
@@ -209,9 +209,9 @@ int cmd_render(int argc, char **argv) {
     } else {
         render_scene scene;
         ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning);
-        if (ok && scene.clips->clip_count && (uint32_t)o.anim >= scene.clips->clip_count) {
+        if (ok && ossa_clip_set_count(scene.clips) && (uint32_t)o.anim >= ossa_clip_set_count(scene.clips)) {
             fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim,
-                    scene.clips->clip_count);
+                    ossa_clip_set_count(scene.clips));
             render_scene_close(&scene);
             ossa_gpu_context_destroy(context);
             return EXIT_USAGE;

@@ -8,11 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "ossa/sample.h"
-#include "ossa/clip.h"
-#include "ossa/document.h"
-#include "ossa/palette.h"
-#include "ossa/rig.h"
+#include "ossa/model.h"
 #include "sample_primitives.h"
 
 static void usage(FILE *out) {
@@ -203,53 +199,35 @@ static int model_error(const ossa_error *error) {
     return EXIT_MODEL_ERROR;
 }
 
-typedef struct sample_buffers {
-    ossa_trs *local;
-    float *weights, *world, *palettes;
-    uint32_t *palette_offset, *cursor;
-} sample_buffers;
-
-static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_clip_set *clips,
-               sample_buffers *b) {
+static int run(const sample_args *a, ossa_document *doc, const ossa_model *model,
+               ossa_character *character, uint32_t *palette_offset) {
     ossa_error error = {0};
     snprintf(error.file, sizeof error.file, "%s", doc->file ? doc->file : a->model);
+    const ossa_rig *rig = ossa_model_rig(model);
     const ossa_clip *clip = NULL;
-    if (a->anim >= 0 || clips->clip_count > 0) {
+    if (a->anim >= 0 || ossa_model_clip_count(model) > 0) {
         long k = a->anim < 0 ? 0 : a->anim;
-        if (k >= (long)clips->clip_count) {
+        if (k >= (long)ossa_model_clip_count(model)) {
             error.code = OSSA_ERROR_ARGUMENT;
             snprintf(error.path, sizeof error.path, "animations");
             snprintf(error.message, sizeof error.message,
-                     "there is no animation %ld (the model has %u)", k, clips->clip_count);
+                     "there is no animation %ld (the model has %u)", k,
+                     ossa_model_clip_count(model));
             return model_error(&error);
         }
-        clip = &clips->clips[k];
+        clip = ossa_model_clip(model, (uint32_t)k);
     }
-    uint32_t palette_total = 0;
-    b->palette_offset = calloc(rig->skin_count + 1, sizeof *b->palette_offset);
-    for (uint32_t s = 0; b->palette_offset && s < rig->skin_count; s++) {
-        b->palette_offset[s] = palette_total;
-        palette_total += ossa_palette_floats(rig, s);
-    }
-    b->local = malloc((rig->node_count + 1) * sizeof *b->local);
-    b->weights = malloc((rig->weight_total + 1) * sizeof *b->weights);
-    b->world = malloc((12 * (size_t)rig->node_count + 1) * sizeof *b->world);
-    b->palettes = malloc((palette_total + 1) * sizeof *b->palettes);
-    b->cursor = calloc((clip ? ossa_cursor_size(clip) : 0) + 1, sizeof *b->cursor);
-    if (!b->palette_offset || !b->local || !b->weights || !b->world || !b->palettes || !b->cursor) {
-        error.code = OSSA_ERROR_OUT_OF_MEMORY;
-        snprintf(error.message, sizeof error.message, "out of memory");
-        return model_error(&error);
-    }
-    ossa_pose pose = {b->local, b->weights};
-    ossa_cursor cursor = {b->cursor};
+    /* The character's palettes are the skins' world-space palettes one after another. */
+    for (uint32_t s = 0; s < rig->skin_count; s++)
+        palette_offset[s] =
+            (uint32_t)(ossa_character_palette(character, s) - ossa_character_palette(character, 0));
     sample_frame frame = {rig,
                           clip,
-                          &pose,
-                          b->world,
-                          b->palettes,
-                          b->palette_offset,
-                          clip ? (int32_t)(clip - clips->clips) : -1};
+                          ossa_character_pose(character),
+                          ossa_character_world(character),
+                          rig->skin_count ? ossa_character_palette(character, 0) : NULL,
+                          palette_offset,
+                          clip ? (int32_t)(a->anim < 0 ? 0 : a->anim) : -1};
     sample_vertex_filter filter = {!a->vertices_given, a->vertices, a->vertex_count};
     FILE *out = stdout;
     if (a->json) {
@@ -257,20 +235,18 @@ static int run(const sample_args *a, ossa_document *doc, ossa_rig *rig, ossa_cli
         print_string(out, a->model);
         if (clip) {
             fprintf(out, ",\"animation\":%ld,\"animation_name\":", a->anim < 0 ? 0 : a->anim);
-            print_string(out, clip->name);
+            print_string(out, ossa_clip_name(clip));
         } else {
             fputs(",\"animation\":null,\"animation_name\":null", out);
         }
         fputs(",\"samples\":[", out);
     }
     for (int i = 0; i < a->time_count; i++) {
-        /* Through float: a time written as the shortest round trip of a key lands on it. */
+        /* Through float: a time written as the shortest round trip of a key lands on it; clamped
+         * to the clip's range, which sampling also does. */
         float t = (float)a->times[i];
-        if (clip)
-            ossa_clip_sample(rig, clip, t, &cursor, &pose);
-        else
-            ossa_pose_set_rest(rig, &pose);
-        ossa_fk_palettes_world(rig, &pose, b->world, b->palettes);
+        if (ossa_character_update(character, clip, t, OSSA_WRAP_CLAMP, &error) != OSSA_OK)
+            return model_error(&error);
         if (a->json) {
             fprintf(out, "%s{\"time\":", i ? "," : "");
             print_shortest(out, a->times[i]);
@@ -299,24 +275,21 @@ int cmd_sample(int argc, char **argv) {
         return code;
     }
     ossa_document *doc = NULL;
-    ossa_rig *rig = NULL;
-    ossa_clip_set *clips = NULL;
-    sample_buffers b = {0};
+    ossa_model *model = NULL;
+    ossa_character *character = NULL;
+    uint32_t *palette_offset = NULL;
     ossa_error error = {0};
     if (ossa_document_load_file(a.model, NULL, &doc, &error) != OSSA_OK ||
-        ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK ||
-        ossa_clip_set_build(doc, rig, NULL, &clips, &error) != OSSA_OK)
+        ossa_model_create(doc, NULL, &model, &error) != OSSA_OK ||
+        ossa_character_create(model, &character, &error) != OSSA_OK)
         code = model_error(&error);
+    else if (!(palette_offset = calloc(ossa_model_rig(model)->skin_count + 1, sizeof(uint32_t))))
+        code = model_error(&(ossa_error){OSSA_ERROR_OUT_OF_MEMORY, "", "", "out of memory"});
     else
-        code = run(&a, doc, rig, clips, &b);
-    free(b.local);
-    free(b.weights);
-    free(b.world);
-    free(b.palettes);
-    free(b.palette_offset);
-    free(b.cursor);
-    ossa_clip_set_free(clips);
-    ossa_rig_free(rig);
+        code = run(&a, doc, model, character, palette_offset);
+    free(palette_offset);
+    ossa_character_free(character);
+    ossa_model_free(model);
     ossa_document_free(doc);
     free(a.times);
     free(a.vertices);

@@ -24,7 +24,7 @@ typedef struct viewer {
 
 static void switch_clip(viewer *v, int clip) {
     v->clip = v->clip_count ? (clip + v->clip_count) % v->clip_count : -1;
-    v->clock = v->clip >= 0 ? v->scene.clips->clips[v->clip].start : 0;
+    v->clock = v->clip >= 0 ? ossa_clip_start(ossa_clip_set_clip(v->scene.clips, v->clip)) : 0;
     render_scene_bounds(&v->scene, v->clip, 16, v->lo, v->hi); /* as ossa render frames it */
 }
 
@@ -93,9 +93,9 @@ static void update_title(GLFWwindow *window, const viewer *v, float time) {
 /* Draws one frame of every instance at the viewer's clock. */
 static void draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o, int width,
                  int height, float *times, float *shown_time) {
-    const ossa_clip *c = v->clip >= 0 ? &v->scene.clips->clips[v->clip] : NULL;
+    const ossa_clip *c = v->clip >= 0 ? ossa_clip_set_clip(v->scene.clips, v->clip) : NULL;
     for (uint32_t i = 0; i < v->scene.instances; i++) {
-        double offset = c ? (double)c->duration * i / v->scene.instances : 0;
+        double offset = c ? (double)ossa_clip_duration(c) * i / v->scene.instances : 0;
         times[i] = c ? ossa_clip_time(c, v->clock + offset, OSSA_WRAP_LOOP) : 0;
     }
     *shown_time = times[0];
@@ -179,7 +179,7 @@ int cmd_view(int argc, char **argv) {
     viewer *v = calloc(1, sizeof *v);
     int ok = v && render_scene_open(&v->scene, context, o.model, o.instances, o.cpu_skinning);
     if (ok) {
-        v->clip_count = (int)v->scene.clips->clip_count;
+        v->clip_count = (int)ossa_clip_set_count(v->scene.clips);
         v->speed = 1;
         v->yaw = 0.6f, v->pitch = 0.35f, v->zoom = 1;
         if (v->clip_count && o.anim >= v->clip_count) {

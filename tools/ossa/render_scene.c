@@ -88,8 +88,8 @@ int render_scene_open(render_scene *s, ossa_gpu_context *context, const char *mo
     if (!collect_drawables(s)) return 0;
     if (!upload_meshes(s, cpu_skinning)) return 0;
     uint32_t cursor_stride = 1;
-    for (uint32_t c = 0; c < s->clips->clip_count; c++) {
-        uint32_t size = ossa_cursor_size(&s->clips->clips[c]);
+    for (uint32_t c = 0; c < ossa_clip_set_count(s->clips); c++) {
+        uint32_t size = ossa_cursor_size(ossa_clip_set_clip(s->clips, c));
         if (size > cursor_stride) cursor_stride = size;
     }
     s->cursor_stride = cursor_stride;
@@ -149,9 +149,9 @@ void render_scene_evaluate(render_scene *s, int clip, const float *times, int up
     const ossa_rig *rig = s->rig;
     ossa_pose pose = {s->local, s->pose_weights};
     for (uint32_t i = 0; i < s->instances; i++) {
-        if (clip >= 0 && (uint32_t)clip < s->clips->clip_count) {
-            ossa_cursor cursor = {s->cursor_keys + (size_t)i * s->cursor_stride};
-            ossa_clip_sample(rig, &s->clips->clips[clip], times[i], &cursor, &pose);
+        if (clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips)) {
+            ossa_cursor cursor = {s->cursor_keys + (size_t)i * s->cursor_stride, s->cursor_stride};
+            ossa_clip_sample(rig, ossa_clip_set_clip(s->clips, clip), times[i], &cursor, &pose);
         } else {
             ossa_pose_set_rest(rig, &pose);
         }
@@ -262,10 +262,10 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
     float saved_spacing = s->spacing;
     s->spacing = 0; /* every instance at the origin while measuring one */
     const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < s->clips->clip_count ? &s->clips->clips[clip] : NULL;
+        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(s->clips) ? ossa_clip_set_clip(s->clips, clip) : NULL;
     for (int k = 0; times && k < samples; k++) {
         float t =
-            c ? c->start + c->duration * (float)k / (float)(samples > 1 ? samples - 1 : 1) : 0;
+            c ? ossa_clip_start(c) + ossa_clip_duration(c) * (float)k / (float)(samples > 1 ? samples - 1 : 1) : 0;
         for (uint32_t i = 0; i < s->instances; i++)
             times[i] = t;
         render_scene_evaluate(s, clip, times, 1);
@@ -288,10 +288,10 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
 }
 
 const char *render_scene_clip_name(const render_scene *s, int clip, char *buf, size_t size) {
-    if (clip < 0 || (uint32_t)clip >= s->clips->clip_count)
+    if (clip < 0 || (uint32_t)clip >= ossa_clip_set_count(s->clips))
         snprintf(buf, size, "rest pose");
-    else if (s->clips->clips[clip].name)
-        snprintf(buf, size, "%s", s->clips->clips[clip].name);
+    else if (ossa_clip_name(ossa_clip_set_clip(s->clips, clip)))
+        snprintf(buf, size, "%s", ossa_clip_name(ossa_clip_set_clip(s->clips, clip)));
     else
         snprintf(buf, size, "animation %d", clip);
     return buf;

@@ -1,0 +1,68 @@
+/* The layout of clips, which sampling's kernels depend on: internal, so that a kernel change
+ * is no ABI break. Built by clip_build.c, read by sample.c. */
+#ifndef OSSA_CLIP_INTERNAL_H
+#define OSSA_CLIP_INTERNAL_H
+
+#include <stdint.h>
+
+#include "ossa/clip.h"
+#include "ossa/sample.h"
+
+/** A key-time array shared by one or more tracks; its tracks are contiguous. */
+typedef struct ossa_timeline {
+    uint32_t key_count;   /**< >= 2 (one-key tracks are constant) */
+    uint32_t time_offset; /**< first key time in ossa_clip::times */
+    uint32_t first_track; /**< tracks [first_track, first_track + track_count) use it */
+    uint32_t track_count;
+    uint32_t slerp_track_count; /**< its first tracks that are LINEAR rotations (batched slerp) */
+    uint32_t lerp_track_count;  /**< the next ones: LINEAR translations and scales */
+    uint32_t slerp_key_offset;  /**< first float of its slerped tracks in ossa_clip::batch_keys */
+    uint32_t lerp_key_offset;   /**< first float of its lerped tracks in ossa_clip::batch_keys */
+} ossa_timeline;
+
+/** One animated channel. */
+typedef struct ossa_track {
+    int32_t node;          /**< target rig node */
+    uint8_t path;          /**< ::ossa_path */
+    uint8_t interpolation; /**< ::ossa_interpolation */
+    uint16_t components;   /**< 3 (T, S), 4 (R) or the node's weight count */
+    uint32_t timeline;
+    uint32_t value_offset;  /**< first float in ossa_clip::values; per key `components` floats,
+                                 or for CUBICSPLINE in-tangent, value, out-tangent */
+    uint32_t target_offset; /**< weights: the node's first weight in ossa_pose::weights;
+                                 translation, rotation, scale: the first float of the target in
+                                 ossa_pose::local seen as floats (10 per node: T, R, S) */
+} ossa_track;
+
+/* One clip (a glTF animation). */
+struct ossa_clip {
+    const ossa_rig *rig; /* the rig it was built for */
+    const char *name; /**< NULL when unnamed */
+    float start, end; /**< first and last key time over every channel (0, 0 without keys) */
+    float duration;   /**< end - start */
+    uint32_t timeline_count;
+    const ossa_timeline *timelines;
+    uint32_t track_count;
+    const ossa_track *tracks;
+    uint32_t constant_track_count; /**< channels folded into the base pose */
+    const float *times;
+    const float *values;
+    /** The keys of the LINEAR rotations, translations and scales again, laid out for SIMD. Per
+     *  timeline, key by key: the quaternions of its slerped tracks; then, key by key,
+     *  (x, y, z, 0) of its lerped tracks. 16 zero floats follow the last timeline. */
+    const float *batch_keys;
+    const ossa_trs *base_local; /**< rest TRS with constant tracks applied, one per rig node */
+    const float *base_weights;  /**< rest weights with constant tracks applied (weight_total) */
+};
+
+/* The clips of a document, indexed by glTF animation index. */
+struct ossa_clip_set {
+    uint32_t clip_count;
+    const ossa_clip *clips;
+};
+
+/* ossa_clip_sample without its checks (the caller has made them: the model API). */
+void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
+                                ossa_pose *pose);
+
+#endif

@@ -1,0 +1,63 @@
+/* The model's layout (model.h), shared by its build, its characters and its crowds. */
+#ifndef OSSA_MODEL_INTERNAL_H
+#define OSSA_MODEL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ossa/model.h"
+#include "rig/owned.h"
+
+/* Where each part of a character lives, as byte offsets from the character's start. */
+typedef struct character_layout {
+    size_t local, weights, cursor, world, palettes, dual_quats, size;
+    uint32_t cursor_capacity; /* the largest cursor of any clip */
+    uint32_t palette_joints;  /* joints of every skin, one after another */
+} character_layout;
+
+/* The decoded data of one drawn primitive: streams plus the CPU-prepared mesh. */
+typedef struct model_primitive {
+    ossa_model_primitive info;
+    ossa_model_streams streams;
+    ossa_skin_mesh *skin_mesh; /* NULL when the desc skipped CPU skinning */
+} model_primitive;
+
+struct ossa_model {
+    ossa_owned owned; /* every block below except rig, clips and the skin meshes */
+    ossa_allocator allocator;
+    char *file;
+    ossa_rig *rig;
+    ossa_clip_set *clips;
+    model_primitive *primitives;
+    uint32_t primitive_count;
+    uint32_t max_vertex_count;
+    ossa_model_material *materials; /* indexed by glTF material */
+    uint32_t material_count;
+    uint32_t *palette_offset; /* first joint of each skin in the character's palettes */
+    int dual_quaternions;
+    character_layout layout;
+};
+
+/* Decodes the streams of primitive `primitive` of mesh `mesh` into memory of `owned`. */
+ossa_result ossa_model_decode_primitive(const ossa_document *document, uint32_t mesh,
+                                        uint32_t primitive, ossa_owned *owned,
+                                        ossa_model_streams *streams, ossa_error *error);
+
+/* Builds the CPU skinning mesh of a decoded primitive with the allocator of `owned` (which also
+ * keeps its small descriptor arrays). */
+ossa_result ossa_model_prepare_skin_mesh(const ossa_model_primitive *info,
+                                         const ossa_model_streams *streams, ossa_owned *owned,
+                                         ossa_skin_mesh **out, ossa_error *error);
+
+/* Sets the character layout of a built model; OSSA_ERROR_LIMIT when it passes SIZE_MAX. */
+ossa_result ossa_model_layout_characters(ossa_model *model, ossa_error *error);
+
+/* Update of one character whose inputs were checked. */
+void ossa_character_update_checked(ossa_character *character, const ossa_clip *clip, double clock,
+                                   ossa_wrap wrap);
+
+/* Fills an error (code, the model's file, path, message). Returns code. */
+ossa_result ossa_model_fail(ossa_error *error, ossa_result code, const char *file, const char *path,
+                            const char *message);
+
+#endif

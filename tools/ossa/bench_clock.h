@@ -1,0 +1,17 @@
+/* The clock of the crowd benchmarks, and how many slices a run is cut into (the fastest slice,
+ * the one least disturbed on a shared machine, is reported). */
+#ifndef OSSA_TOOL_BENCH_CLOCK_H
+#define OSSA_TOOL_BENCH_CLOCK_H
+
+#include <time.h>
+
+#define BENCH_SLICES 10
+
+/* Monotonic time in nanoseconds. */
+static inline double bench_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+#endif
