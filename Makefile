@@ -48,7 +48,7 @@ test-asan: build-asan
 # ThreadSanitizer: only the tests labelled `threads` are built and run.
 build-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DOSSA_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null
-	@cmake --build build-tsan -j $(JOBS) --target threads_shared
+	@cmake --build build-tsan -j $(JOBS) --target threads_shared model_runtime
 
 # Without address randomisation where allowed: TSan's memory layout conflicts with the large
 # mmap randomisation of some kernels.

@@ -84,8 +84,8 @@ static void check_rig(const ossa_document *doc, const ossa_rig *rig) {
 }
 
 static void check_clips(const ossa_document *doc, const ossa_rig *rig, const ossa_clip_set *set) {
-    REQUIRE(ossa_clip_set_count(set) == doc->animation_count, "%u clips for %u animations", ossa_clip_set_count(set),
-            doc->animation_count);
+    REQUIRE(ossa_clip_set_count(set) == doc->animation_count, "%u clips for %u animations",
+            ossa_clip_set_count(set), doc->animation_count);
     for (uint32_t c = 0; c < ossa_clip_set_count(set); c++) {
         const ossa_clip *clip = ossa_clip_set_clip(set, c);
         for (uint32_t t = 0; t < clip->track_count; t++)
@@ -133,7 +133,6 @@ static void buffers_open(const ossa_rig *rig, const ossa_clip_set *set, frame_bu
     b->rigid = xcalloc(n, OSSA_RIGID_FLOATS * sizeof(float));
     b->similarity = xcalloc(n, OSSA_SIMILARITY_FLOATS * sizeof(float));
     b->palette = xcalloc(joints, OSSA_MATRIX_FLOATS * sizeof(float));
-    b->dual_quats = xcalloc(joints, OSSA_DUAL_QUAT_FLOATS * sizeof(float));
     b->skin_dual_quats = xcalloc(joints, 12 * sizeof(float));
     b->palettes = xcalloc(all_joints, OSSA_MATRIX_FLOATS * sizeof(float));
     b->cursor_keys = xcalloc(timelines, sizeof(uint32_t));
@@ -144,7 +143,7 @@ static void buffers_close(frame_buffers *b) {
     free(b->pose.local), free(b->pose.weights);
     free(b->cursor_pose.local), free(b->cursor_pose.weights);
     free(b->world), free(b->rigid), free(b->similarity), free(b->palette);
-    free(b->dual_quats), free(b->skin_dual_quats), free(b->palettes), free(b->cursor_keys);
+    free(b->skin_dual_quats), free(b->palettes), free(b->cursor_keys);
 }
 
 /* Forward kinematics in every form, and every palette of every skin. */
@@ -153,7 +152,7 @@ static void run_poses(const ossa_rig *rig, frame_buffers *b) {
         return;
     float local[OSSA_MATRIX_FLOATS];
     for (uint32_t i = 0; i < rig->node_count; i++)
-        ossa_local_matrix(rig, &b->pose, i, local);
+        REQUIRE(ossa_local_matrix(rig, &b->pose, i, local, NULL) == OSSA_OK, "local matrix %u", i);
     ossa_fk_matrices(rig, &b->pose, b->world);
     ossa_fk_rigid(rig, &b->pose, b->rigid);
     ossa_fk_similarity(rig, &b->pose, b->similarity);
@@ -163,11 +162,12 @@ static void run_poses(const ossa_rig *rig, frame_buffers *b) {
         REQUIRE(ossa_palette_floats(rig, s) == OSSA_MATRIX_FLOATS * skin->joint_count,
                 "skin %u: palette_floats %u for %u joints", s, ossa_palette_floats(rig, s),
                 skin->joint_count);
-        ossa_palette_world(rig, s, b->world, b->palette);
+        REQUIRE(ossa_palette_world(rig, s, b->world, b->palette, NULL) == OSSA_OK, "skin %u", s);
         for (uint32_t m = 0; m < skin->mesh_node_count; m++)
-            ossa_palette_mesh(rig, s, skin->mesh_nodes[m], b->world, b->palette);
-        ossa_palette_mesh(rig, s, -1, b->world, b->palette);
-        ossa_palette_dual_quat(b->palette, skin->joint_count, b->dual_quats);
+            REQUIRE(ossa_palette_mesh(rig, s, skin->mesh_nodes[m], b->world, b->palette, NULL) ==
+                        OSSA_OK,
+                    "skin %u", s);
+        REQUIRE(ossa_palette_mesh(rig, s, -1, b->world, b->palette, NULL) == OSSA_OK, "skin %u", s);
         ossa_skin_dual_quats(b->palette, skin->joint_count, b->skin_dual_quats);
     }
 }
@@ -229,12 +229,19 @@ static void run_skin(const ossa_document *doc, const ossa_rig *rig, uint32_t nod
     float *positions = xcalloc(room, 3 * sizeof(float));
     float *normals = xcalloc(room, 3 * sizeof(float));
     float *tangents = xcalloc(room, 4 * sizeof(float));
-    ossa_skin_output out = {positions, 0, normals, 0, tangents, 0};
+    ossa_skin_output out = {positions,
+                            0,
+                            ossa_skin_mesh_has_normals(prepared) ? normals : NULL,
+                            0,
+                            ossa_skin_mesh_has_tangents(prepared) ? tangents : NULL,
+                            0};
 
     ossa_skin_frame frame;
     memset(&frame, 0, sizeof frame);
     if (skin >= 0) {
-        ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, b->world, b->palette);
+        REQUIRE(ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, b->world, b->palette, NULL) ==
+                    OSSA_OK,
+                "palette of node %u", node);
         frame.palette = b->palette;
         frame.joint_count = rig->skins[skin].joint_count;
         ossa_skin_dual_quats(b->palette, frame.joint_count, b->skin_dual_quats);
@@ -252,11 +259,15 @@ static void run_skin(const ossa_document *doc, const ossa_rig *rig, uint32_t nod
         for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++) {
             frame.mode = (ossa_skin_mode)mode;
             frame.order = OSSA_SKIN_ORDER_PREPARED;
-            ossa_skin_mesh_run(prepared, &frame, &out, 0, slots);
+            ossa_result run = ossa_skin_mesh_run(prepared, &frame, &out, room, 0, slots, &error);
             /* Odd ranges, and a range past the end (clamped). */
-            ossa_skin_mesh_run(prepared, &frame, &out, slots / 3, slots + 17);
+            if (run == OSSA_OK)
+                run =
+                    ossa_skin_mesh_run(prepared, &frame, &out, room, slots / 3, slots + 17, &error);
             frame.order = OSSA_SKIN_ORDER_ORIGINAL;
-            ossa_skin_mesh_run(prepared, &frame, &out, 0, slots);
+            if (run == OSSA_OK)
+                run = ossa_skin_mesh_run(prepared, &frame, &out, room, 0, slots, &error);
+            REQUIRE(run == OSSA_OK, "skinning valid inputs failed: %s", error.message);
         }
     }
     free(positions), free(normals), free(tangents);

@@ -1,19 +1,28 @@
 /**
  * @file gl.h
- * @brief The OpenGL layer: contexts, GPU skinning, instanced drawing, offscreen frames, images.
+ * @brief The OpenGL layer (libossa-gl): contexts, GPU models, instanced drawing of characters,
+ * offscreen frames.
  *
  * Everything here needs a current OpenGL 3.3 core (or newer) context made by
  * ::ossa_gpu_context_create_headless (EGL, no window system) or ::ossa_gpu_context_create_window
  * (GLFW). The CPU layers never call OpenGL: they produce palettes (3x4 row-major joint matrices,
  * 12 floats per joint) and morph weights, which this layer streams to the GPU once per frame.
  *
- * Skinning runs in the vertex shader. The palette lives in one buffer per frame, read either as
+ * A frame of a crowd: upload the model once (::ossa_gpu_model_create, from an ::ossa_model, so
+ * the document may be freed), update the characters on the CPU (::ossa_characters_update), stream
+ * their palettes and morph weights (::ossa_gpu_instances_upload), then draw: one instanced draw
+ * per primitive for every character (::ossa_gpu_renderer_draw_model).
+ *
+ * Skinning runs in the vertex shader. The palettes live in one buffer per frame, read either as
  * a buffer texture (RGBA32F, three texels per joint, `texelFetch`) or, with GL 4.3 or newer, as a
  * shader storage buffer. Instance `i` of a draw reads its joints at
  * `palette_base + i * joint_count` and its morph weights at `weights_base + i * target_count`,
  * so N characters of one model, each at its own clip and time, take one draw per primitive.
  * Morph targets are applied before skinning. Unskinned meshes are drawn with a one-joint
  * palette holding the node's world transform.
+ *
+ * The lower level (::ossa_gpu_mesh from a document, ::ossa_gpu_frame_data filled by the caller,
+ * ::ossa_gpu_skinning) serves programs and tests that build their own palettes.
  *
  * The shaders skin by the rules written in ossa/skin.h (its file comment), the CPU's: weights
  * divided by their sum, all-zero-weight vertices left in place, every influence set, DQS scale
@@ -26,6 +35,7 @@
 #include <stdint.h>
 
 #include "document.h"
+#include "model.h"
 #include "result.h"
 
 #ifdef __cplusplus
@@ -215,26 +225,128 @@ void ossa_gpu_read_default_framebuffer(int width, int height, uint8_t *rgb);
 
 /* ---------------------------------------------------------------------------------------- */
 
-/** Writes an 8-bit RGB PNG of top-down rows. */
-ossa_result ossa_png_write_rgb(const char *path, int width, int height, const uint8_t *rgb,
-                               ossa_error *error);
+/**
+ * The GPU copy of a model: every primitive of ::ossa_model_primitive_info (in that order), its
+ * vertex arrays, morph targets, base colour and texture, and the layout of the per-instance data
+ * (one palette per skin and per unskinned node that draws, one weight set per morphed node).
+ */
+typedef struct ossa_gpu_model ossa_gpu_model;
 
-/** Reads a PNG as 8-bit RGB (the caller frees *rgb with free()). */
-ossa_result ossa_png_read_rgb(const char *path, int *width, int *height, uint8_t **rgb,
-                              ossa_error *error);
+/** How to upload a model. Zero-initialised means the defaults. */
+typedef struct ossa_gpu_model_desc {
+    /** 1: positions and normals will be replaced often with ::ossa_gpu_model_set_vertices
+     *  (vertices skinned on the CPU), so their buffers are made for streaming. */
+    int dynamic_vertices;
+    /** 1: draw both faces of every primitive. By default back faces are culled, glTF's default
+     *  (::ossa_model_material does not say which materials are double-sided). */
+    int double_sided;
+} ossa_gpu_model_desc;
 
-/** An animated GIF being written frame by frame, with one fixed 256-colour palette. */
-typedef struct ossa_gif_writer ossa_gif_writer;
+/**
+ * Uploads every primitive of a model from its decoded streams (::ossa_model_primitive_streams,
+ * ::ossa_model_material_info): positions, normals (computed smooth when absent), TEXCOORD_0,
+ * joints and weights as decoded (not renormalised), morph target displacements, base colour and
+ * base colour texture (PNG/JPEG). The model must outlive the GPU model.
+ * @param desc NULL for the defaults.
+ * @return OSSA_ERROR_UNSUPPORTED for a primitive with more influence sets than the shader reads
+ *         (4) or too many vertices; OSSA_ERROR_LIMIT for morph targets past GL's buffer texture
+ *         size; OSSA_ERROR_OUT_OF_MEMORY.
+ */
+ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *model,
+                                  const ossa_gpu_model_desc *desc, ossa_gpu_model **out,
+                                  ossa_error *error);
 
-/** Opens path and writes the GIF header; frames are delay_cs hundredths of a second. */
-ossa_result ossa_gif_open(const char *path, int width, int height, int delay_cs,
-                          ossa_gif_writer **out, ossa_error *error);
+/** Frees the GPU model's GL objects. NULL is allowed. */
+void ossa_gpu_model_destroy(ossa_gpu_model *gpu);
 
-/** Quantizes (6x7x6 colour cube, ordered dither) and appends one frame of RGB rows. */
-ossa_result ossa_gif_add_frame(ossa_gif_writer *writer, const uint8_t *rgb, ossa_error *error);
+/** The model it was uploaded from. */
+const ossa_model *ossa_gpu_model_source(const ossa_gpu_model *gpu);
 
-/** Finishes and closes the file; frees the writer (also on failure). NULL is allowed. */
-ossa_result ossa_gif_close(ossa_gif_writer *writer, ossa_error *error);
+/** Palette joints one instance takes (every palette section plus its placement joint). */
+uint32_t ossa_gpu_model_joints_per_instance(const ossa_gpu_model *gpu);
+
+/** Morph weights one instance takes. */
+uint32_t ossa_gpu_model_weights_per_instance(const ossa_gpu_model *gpu);
+
+/**
+ * Replaces the positions and normals of one primitive (3 floats each per vertex, original vertex
+ * order; normals may be NULL to keep them), e.g. with the output of ::ossa_character_skin, then
+ * drawn with ::ossa_gpu_draw_desc::vertices_skinned.
+ * @return OSSA_ERROR_ARGUMENT for a primitive out of range, NULL positions or a vertex_count
+ *         that is not the primitive's.
+ */
+ossa_result ossa_gpu_model_set_vertices(ossa_gpu_model *gpu, uint32_t primitive,
+                                        const float *positions, const float *normals,
+                                        uint32_t vertex_count, ossa_error *error);
+
+/**
+ * The palettes and morph weights of N characters of one GPU model, in two streamed GL buffers.
+ * Each palette section of the model holds N consecutive palettes (instance-major inside the
+ * section), so instance `i` of a draw finds its joints at `base + i * joint_count`.
+ */
+typedef struct ossa_gpu_instances ossa_gpu_instances;
+
+/** Creates empty instance buffers for characters of `gpu`; they grow on upload as needed. */
+ossa_result ossa_gpu_instances_create(const ossa_gpu_model *gpu, ossa_gpu_instances **out,
+                                      ossa_error *error);
+
+/** Frees the buffers. NULL is allowed. */
+void ossa_gpu_instances_destroy(ossa_gpu_instances *instances);
+
+/**
+ * Streams the palettes (every skin's, and the world matrix of every unskinned node that draws)
+ * and morph weights of `count` characters: instance `i` is characters[i], placed by
+ * placements[i] (3x4 rows, 12 floats, multiplied on the left of its matrices) or as it is when
+ * placements is NULL. The previous contents are orphaned, so draws of the previous frame keep
+ * their data. Allocates nothing on the CPU (the data is written into mapped GL memory).
+ * @return OSSA_ERROR_LIMIT when the data of `count` instances exceeds GL's buffer texture size
+ *         (sizes are computed in 64 bits and checked before any character is read);
+ *         OSSA_ERROR_ARGUMENT for a NULL character or one of another model. The previous upload
+ *         then stays.
+ */
+ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
+                                      ossa_character *const *characters, uint32_t count,
+                                      const float *placements, ossa_error *error);
+
+/** Instances of the last successful upload. */
+uint32_t ossa_gpu_instances_count(const ossa_gpu_instances *instances);
+
+/** How to draw (or skin by transform feedback) the instances of a GPU model. Zero: defaults. */
+typedef struct ossa_gpu_draw_desc {
+    ossa_gpu_palette_path path;      /**< default: buffer texture */
+    ossa_gpu_skinning_method method; /**< default: linear blend */
+    uint32_t first_instance;         /**< first uploaded instance drawn */
+    uint32_t instance_count;         /**< 0: every uploaded instance from first_instance on */
+    /** 1: the vertices were skinned on the CPU (world space, ::ossa_character_skin) and set with
+     *  ::ossa_gpu_model_set_vertices; they are drawn as they are, moved by the placement only. */
+    int vertices_skinned;
+} ossa_gpu_draw_desc;
+
+/**
+ * Draws every triangle primitive of the model for the instances: one instanced draw per
+ * primitive, shaded with the renderer's camera and light (see ::ossa_gpu_renderer_begin).
+ * @param desc NULL for the defaults.
+ * @return OSSA_ERROR_ARGUMENT for instances of another GPU model or an instance range past the
+ *         upload; OSSA_ERROR_UNSUPPORTED for the SSBO path below GL 4.3; OSSA_ERROR_LIMIT when
+ *         the palettes exceed GL's shader storage block size.
+ */
+ossa_result ossa_gpu_renderer_draw_model(ossa_gpu_renderer *renderer, const ossa_gpu_model *gpu,
+                                         const ossa_gpu_instances *instances,
+                                         const ossa_gpu_draw_desc *desc, ossa_error *error);
+
+/**
+ * Skins primitive `primitive` of the model on the GPU for the instances of desc and reads the
+ * results back by transform feedback: `instance_count * vertex_count` positions and normals
+ * (3 floats each, instance-major, original vertex order, normals normalised). `positions` or
+ * `normals` may be NULL. Made for tests and bounds, not for every frame (it waits for the GPU).
+ * @param vertex_capacity vertices each non-NULL output can hold.
+ * @return the errors of ::ossa_gpu_renderer_draw_model, and OSSA_ERROR_ARGUMENT for a primitive
+ *         out of range or outputs too small.
+ */
+ossa_result ossa_gpu_model_skin_feedback(ossa_gpu_context *context, const ossa_gpu_model *gpu,
+                                         uint32_t primitive, const ossa_gpu_instances *instances,
+                                         const ossa_gpu_draw_desc *desc, float *positions,
+                                         float *normals, size_t vertex_capacity, ossa_error *error);
 
 #ifdef __cplusplus
 }

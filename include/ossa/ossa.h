@@ -1,7 +1,7 @@
 /**
  * @file ossa.h
  * @brief All of ossa's CPU-side API in one include: documents, models and characters, sampling,
- * poses and palettes, skinning, the thread pool and the built-in demo model.
+ * poses and palettes, inverse kinematics, skinning, the thread pool and the built-in demo model.
  *
  * The OpenGL layer (gl.h) is separate: it needs libepoxy and EGL or GLFW.
  */
@@ -15,6 +15,7 @@
 #include "sample.h"
 #include "palette.h"
 #include "model.h"
+#include "ik.h"
 #include "skin.h"
 #include "thread_pool.h"
 #include "demo.h"

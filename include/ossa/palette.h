@@ -6,13 +6,17 @@
  * m[8..11] row 2), one per rig node, computed in one forward pass over the rig
  * (`world[i] = world[parent[i]] * local[i]`, parents come first). Palettes use the same layout
  * per joint in the skin's joint order. Every function here writes caller-owned buffers of the
- * sizes given, allocates nothing and cannot fail on a valid rig.
+ * sizes given and allocates nothing. Functions that take a node or skin index check it and
+ * return ::OSSA_ERROR_ARGUMENT (nothing written) when it is out of range; with valid indices
+ * they cannot fail. Buffer sizes follow from the rig and cannot be checked: a pose or buffer
+ * sized for another rig is the caller's error.
  */
 #ifndef OSSA_POSE_H
 #define OSSA_POSE_H
 
 #include <stdint.h>
 
+#include "result.h"
 #include "sample.h"
 #include "rig.h"
 
@@ -26,11 +30,13 @@ extern "C" {
 #define OSSA_RIGID_FLOATS 7
 /** Floats per similarity transform: rotation (4), translation (3), uniform scale (1). */
 #define OSSA_SIMILARITY_FLOATS 8
-/** Floats per dual quaternion: real part (x, y, z, w), dual part (x, y, z, w). */
-#define OSSA_DUAL_QUAT_FLOATS 8
 
-/** Local 3x4 matrix of one rig node in a pose (T * R * S, or the fixed matrix). */
-void ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node, float *out);
+/**
+ * Local 3x4 matrix of one rig node in a pose (T * R * S, or the fixed matrix).
+ * @return OSSA_ERROR_ARGUMENT when node >= rig->node_count.
+ */
+ossa_result ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node, float *out,
+                              ossa_error *error);
 
 /** World matrices of every rig node: `world` holds 12 * rig->node_count floats. */
 void ossa_fk_matrices(const ossa_rig *rig, const ossa_pose *pose, float *world);
@@ -49,7 +55,7 @@ void ossa_fk_rigid(const ossa_rig *rig, const ossa_pose *pose, float *out);
  */
 void ossa_fk_similarity(const ossa_rig *rig, const ossa_pose *pose, float *out);
 
-/** Floats of a matrix palette of one skin (12 per joint). */
+/** Floats of a matrix palette of one skin (12 per joint); 0 when skin >= rig->skin_count. */
 uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin);
 
 /**
@@ -59,18 +65,20 @@ uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin);
  *        requires); -1 gives the world-space palette. When the mesh node's world matrix is
  *        exactly the identity the world-space palette is written (the same values, one matrix
  *        product less per joint).
+ * @param palette ::ossa_palette_floats floats.
+ * @return OSSA_ERROR_ARGUMENT when skin >= rig->skin_count or mesh_node is not -1 or a rig
+ *         node.
  */
-void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, const float *world,
-                       float *palette);
-
-/** World-space palette: `world(joint_j) * IBM_j` (3x4 rows per joint). */
-void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, float *palette);
+ossa_result ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node,
+                              const float *world, float *palette, ossa_error *error);
 
 /**
- * Unit dual quaternions of `count` rigid 3x4 matrices (8 floats each). The rotation is taken
- * from the orthonormalised linear part, so scale is dropped; the real part has w >= 0.
+ * World-space palette: `world(joint_j) * IBM_j` (3x4 rows per joint).
+ * @param palette ::ossa_palette_floats floats.
+ * @return OSSA_ERROR_ARGUMENT when skin >= rig->skin_count.
  */
-void ossa_palette_dual_quat(const float *palette, uint32_t count, float *dual_quats);
+ossa_result ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world,
+                               float *palette, ossa_error *error);
 
 /**
  * Forward kinematics and the world-space palettes of every skin in one call: writes `world`

@@ -77,6 +77,10 @@ typedef struct ossa_rig {
  * @param out receives the rig on success, NULL on failure.
  * @param error filled on failure (out of memory, or a document whose node hierarchy is not a
  *        forest); may be NULL.
+ * @return OSSA_ERROR_LIMIT (with the JSON path where the total passed the limit) when a float
+ *         array sized by the rig would not be indexable by a uint32_t: 12 * node_count world
+ *         floats, weight_total morph weights, or 12 floats per joint of all skins together.
+ *         Totals are computed in 64 bits, so they never wrap.
  */
 ossa_result ossa_rig_build(const ossa_document *document, const ossa_allocator *allocator,
                            ossa_rig **out, ossa_error *error);

@@ -77,22 +77,6 @@ typedef enum ossa_wrap {
 /** Clip time for a clock value (seconds); a clip of zero duration always gives its start. */
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap);
 
-/**
- * Finds the key interval of a time in sorted key times (count >= 1): the largest i with
- * times[i] <= time, clamped to [0, count - 2] (0 when count is 1). Exposed for tests.
- * @param hint a previous result (or 0); only speed depends on it, never the result.
- */
-uint32_t ossa_find_key(const float *times, uint32_t count, float time, uint32_t hint);
-
-/** Same result as ::ossa_find_key, by binary search without a hint. */
-uint32_t ossa_find_key_stateless(const float *times, uint32_t count, float time);
-
-/**
- * Spherical linear interpolation of unit quaternions along the shortest arc (the polynomial
- * evaluation described above). t = 0 gives a exactly; t = 1 gives b or -b.
- */
-void ossa_quat_slerp(const float *a, const float *b, float t, float *out);
-
 #ifdef __cplusplus
 }
 #endif

@@ -17,7 +17,13 @@
  *
  * Every per-frame function works on a vertex range [begin, end) so any job system can split
  * the work; they allocate nothing and cannot fail on valid data. Ranges may be processed by
- * different threads at the same time when their outputs do not overlap.
+ * different threads at the same time when their outputs do not overlap. They check their
+ * arguments first (NULL tables, short palettes, outputs too small, strides smaller than an
+ * element, outputs the mesh cannot fill) and return ::OSSA_ERROR_ARGUMENT with a message,
+ * having written nothing.
+ *
+ * Float streams (inputs and outputs) must be 4-byte aligned with a stride of 0 (packed) or a
+ * multiple of 4 no smaller than the element (12 bytes for xyz, 16 for tangents).
  *
  * Palettes are 3x4 row-major matrices, 12 floats per joint (x' = m0 x + m1 y + m2 z + m3, ...).
  *
@@ -98,9 +104,13 @@ typedef struct ossa_skin_input {
     uint32_t set_count;
 } ossa_skin_input;
 
-/** Output vertex streams; NULL pointers are not written. Strides in bytes, 0 = packed. */
+/**
+ * Output vertex streams. Strides in bytes, 0 = packed. positions is required; normals and
+ * tangents are optional (NULL: not computed) but may only be asked for when the input or mesh
+ * has them.
+ */
 typedef struct ossa_skin_output {
-    float *positions; /**< xyz */
+    float *positions; /**< xyz (required) */
     size_t positions_stride;
     float *normals; /**< xyz */
     size_t normals_stride;
@@ -110,21 +120,30 @@ typedef struct ossa_skin_output {
 
 /**
  * Reference stream kernel: skins vertices [begin, end) of `input` into the same indices of
- * `output`. Weights are decoded (normalized integers per the glTF spec), zero weights are
- * skipped and the rest renormalised to sum to one. A vertex whose weights are all zero keeps
- * its input position. Joint indices must be < joint_count (indices >= joint_count are treated
- * as weight zero). Without influence sets, vertices are copied.
- * @param palette joint_count 3x4 row-major matrices.
+ * `output` (both must hold at least `end` vertices). Weights are decoded (normalized integers
+ * per the glTF spec), zero weights are skipped and the rest renormalised to sum to one. A
+ * vertex whose weights are all zero keeps its input position. Joint indices must be <
+ * joint_count (indices >= joint_count are treated as weight zero). Without influence sets,
+ * vertices are copied.
+ * @param palette joint_count 3x4 row-major matrices; required when the input has influence
+ *        sets and joint_count > 0.
+ * @return OSSA_ERROR_ARGUMENT (nothing written) for NULL input or output, input without
+ *         positions, output normals or tangents the input lacks, a NULL palette, an influence
+ *         set with NULL streams, unknown component types or short strides, a misaligned or
+ *         short-strided float stream, an unknown mode, or begin > end.
  */
-void ossa_skin_streams(const ossa_skin_input *input, const float *palette, uint32_t joint_count,
-                       ossa_skin_mode mode, const ossa_skin_output *output, size_t begin,
-                       size_t end);
+ossa_result ossa_skin_streams(const ossa_skin_input *input, const float *palette,
+                              uint32_t joint_count, ossa_skin_mode mode,
+                              const ossa_skin_output *output, size_t begin, size_t end,
+                              ossa_error *error);
 
 /**
- * Converts a palette to the dual quaternion table that DQS mode of ::ossa_skin_mesh_run
- * reads: 12 floats per joint: real part x, y, z, w (unit), dual part x, y, z, w, the uniform
- * scale, then 3 zeros. The scale is cbrt(|det|) of the 3x3 part; the rotation is the 3x3 part
- * divided by it (re-orthonormalised through the quaternion). Call it once per frame.
+ * The library's one conversion of a palette to dual quaternions (what characters keep, see
+ * ossa_model_desc::dual_quaternions, and what a GPU should upload): writes the table that DQS mode
+ * of ::ossa_skin_mesh_run reads, 12 floats per joint: real part x, y, z, w (unit), dual part x, y,
+ * z, w, the uniform scale, then 3 zeros. The scale is cbrt(|det|) of the 3x3 part; the rotation is
+ * the 3x3 part divided by it (re-orthonormalised through the quaternion). Call it once per frame.
+ * @param out 12 * joint_count floats.
  */
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out);
 
@@ -240,32 +259,46 @@ typedef enum ossa_skin_order {
 
 /** Per-frame parameters of ::ossa_skin_mesh_run. Zero-initialised means the defaults. */
 typedef struct ossa_skin_frame {
-    /** joint_count 3x4 row-major matrices; required for skinned meshes, ignored otherwise */
+    /** LBS: joint_count 3x4 row-major matrices, required for skinned meshes (ignored for
+     *  unskinned ones) */
     const float *palette;
+    /** Joints in palette / dual_quats: at least the mesh's joint count */
     uint32_t joint_count;
-    /** DQS mode: ::ossa_skin_dual_quats of the palette (required; nothing is written without) */
+    /** DQS: ::ossa_skin_dual_quats of the palette, required for skinned meshes */
     const float *dual_quats;
     /** For unskinned meshes: a 3x4 row-major transform (e.g. the node's world); NULL: identity */
     const float *transform;
-    /** Morph weights, weight_count of them (missing ones are 0); NULL: no morphing */
+    /** Morph weights, morph_weight_count of them (weights of targets beyond the count are 0,
+     *  extra weights are ignored); NULL with a count of 0: no morphing */
     const float *morph_weights;
     uint32_t morph_weight_count;
     ossa_skin_mode mode;
     ossa_skin_order order;
+    /** An instruction set this CPU lacks falls back to the best it has (see
+     *  ::ossa_skin_backend_supported) */
     ossa_skin_backend backend;
 } ossa_skin_frame;
 
 /**
- * Morphs then skins prepared slots [begin, end) (clamped to the slot count). Skinned meshes
- * use frame->palette (LBS) or frame->dual_quats (DQS), which must hold at least the mesh's
- * joint count (otherwise nothing is written); unskinned meshes use frame->transform.
+ * Morphs then skins prepared slots [begin, end) (end is clamped to the slot count). Skinned
+ * meshes use frame->palette (LBS) or frame->dual_quats (DQS); unskinned meshes use
+ * frame->transform.
  * With OSSA_SKIN_ORDER_PREPARED, output element i is slot i; on AVX-512, whole blocks going to
  * tightly packed, 64-byte aligned position/normal outputs (no tangent output) take the fastest
  * path, with non-temporal stores when the mesh's output is 1 MiB or more (smaller outputs stay
  * in the cache for their next reader). Any other layout goes through a generic strided store.
+ * @param output_capacity elements each output stream holds: at least the (clamped) end with
+ *        OSSA_SKIN_ORDER_PREPARED, at least the vertex count with OSSA_SKIN_ORDER_ORIGINAL.
+ * @return OSSA_ERROR_ARGUMENT, with nothing written, for: NULL mesh, frame or output; an
+ *         unknown mode, order or backend; begin > end; a skinned mesh without its table (palette
+ *         for LBS, dual_quats for DQS) or with frame->joint_count below the mesh's joint count;
+ *         morph weights NULL with a non-zero count; no output positions; output normals or
+ *         tangents the mesh does not have; a misaligned or short-strided output stream; an
+ *         output_capacity too small for the range and order. Valid inputs cannot fail.
  */
-void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
-                        const ossa_skin_output *output, size_t begin, size_t end);
+ossa_result ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
+                               const ossa_skin_output *output, size_t output_capacity, size_t begin,
+                               size_t end, ossa_error *error);
 
 #ifdef __cplusplus
 }

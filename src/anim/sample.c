@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "anim/key_search.h"
 #include "anim/track_batch.h"
 #include "clip/clip_internal.h"
 

@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "anim/slerp.h"
 #include "anim/track_batch.h"
 
 /* One Horner step of the series for term i: acc = 1 + (x - 1) (t^2 / (i (2i + 1)) -

@@ -7,6 +7,7 @@
 
 #include "anim/track_batch.h"
 #include "clip/clip_internal.h"
+#include "io/error.h"
 #include "pose/xform.h"
 #include "rig/owned.h"
 
@@ -24,15 +25,7 @@ typedef struct build_state {
 } build_state;
 
 static ossa_result fail(build_state *st, ossa_result code, const char *path, const char *message) {
-    ossa_error *error = st->error;
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        snprintf(error->file, sizeof error->file, "%s", st->doc->file ? st->doc->file : "");
-        snprintf(error->path, sizeof error->path, "%s", path);
-        snprintf(error->message, sizeof error->message, "%s", message);
-    }
-    return code;
+    return ossa_error_set(st->error, code, st->doc->file, path, "%s", message);
 }
 
 static uint32_t path_components(const ossa_rig *rig, int32_t node, ossa_path path) {

@@ -37,9 +37,9 @@ typedef struct ossa_track {
 /* One clip (a glTF animation). */
 struct ossa_clip {
     const ossa_rig *rig; /* the rig it was built for */
-    const char *name; /**< NULL when unnamed */
-    float start, end; /**< first and last key time over every channel (0, 0 without keys) */
-    float duration;   /**< end - start */
+    const char *name;    /**< NULL when unnamed */
+    float start, end;    /**< first and last key time over every channel (0, 0 without keys) */
+    float duration;      /**< end - start */
     uint32_t timeline_count;
     const ossa_timeline *timelines;
     uint32_t track_count;

@@ -8,6 +8,8 @@
 #include <cjson/cJSON.h>
 
 #include "demo_scene.h"
+#include "io/error.h"
+#include "rig/owned.h"
 #include "glb_writer.h"
 
 /* Side by side, the models stand this far left and right of the origin. */
@@ -16,11 +18,7 @@
 static const char *const clip_names[OSSA_DEMO_ANIMATIONS] = {"idle", "gust", "tick"};
 
 static void fail(ossa_error *error, ossa_result code, const char *message) {
-    if (!error) return;
-    memset(error, 0, sizeof *error);
-    error->code = code;
-    snprintf(error->file, sizeof error->file, "ossa-demo.glb");
-    snprintf(error->message, sizeof error->message, "%s", message);
+    ossa_error_set(error, code, "ossa-demo.glb", NULL, "%s", message);
 }
 
 /* Builds the whole document; returns 0 when an allocation failed. */
@@ -71,11 +69,8 @@ ossa_result ossa_demo_write_glb(const ossa_demo_desc *desc, void **bytes, size_t
 }
 
 void ossa_demo_free_glb(const ossa_demo_desc *desc, void *bytes) {
-    if (!bytes) return;
-    if (desc && desc->allocator.alloc)
-        desc->allocator.free(desc->allocator.user, bytes);
-    else
-        free(bytes);
+    ossa_allocator a = ossa_allocator_resolve(desc ? &desc->allocator : NULL);
+    ossa_free(&a, bytes);
 }
 
 ossa_result ossa_demo_load(const ossa_demo_desc *desc, ossa_document **out, ossa_error *error) {

@@ -3,8 +3,9 @@
 #include "glb_writer.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "rig/owned.h"
 
 #define GLB_MAGIC      0x46546C67u /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
@@ -38,8 +39,8 @@ int glb_write(const char *json, size_t json_size, const void *bin, size_t bin_si
     uint64_t total = 12u + 8u + (uint64_t)pad4(json_size);
     if (bin_size > 0) total += 8u + (uint64_t)pad4(bin_size);
     if (total > UINT32_MAX) return 0;
-    uint8_t *bytes = allocator && allocator->alloc ? allocator->alloc(allocator->user, total)
-                                                   : malloc((size_t)total);
+    ossa_allocator a = ossa_allocator_resolve(allocator);
+    uint8_t *bytes = ossa_alloc_array(&a, (size_t)total, 1);
     if (!bytes) return 0;
     uint8_t *p = put_u32(bytes, GLB_MAGIC);
     p = put_u32(p, 2);

@@ -33,6 +33,11 @@ static ossa_result finish_setup(ossa_gpu_context *context, ossa_error *error) {
     if (version < 33)
         return gpu_fail(error, OSSA_ERROR_UNSUPPORTED, "OpenGL %d.%d found, 3.3 core needed",
                         context->info.major, context->info.minor);
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    context->max_texture_buffer_texels = texels;
+    if (context->info.has_ssbo)
+        glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &context->max_ssbo_bytes);
     /* Programs that read no morph data still need something bound to their samplers. */
     const float zero[4] = {0, 0, 0, 0};
     glGenBuffers(1, &context->empty_buffer);

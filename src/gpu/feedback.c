@@ -3,18 +3,15 @@
 
 #include "gpu_internal.h"
 
-ossa_result ossa_gpu_skin_feedback(ossa_gpu_context *context, const ossa_gpu_mesh *mesh,
-                                   uint32_t primitive, const ossa_gpu_frame_data *frame,
+ossa_result gpu_feedback_primitive(ossa_gpu_context *context, const gpu_primitive *p,
+                                   uint32_t target_count, const ossa_gpu_frame_data *frame,
                                    const ossa_gpu_skinning *skinning, float *positions,
                                    float *normals, ossa_error *error) {
-    if (primitive >= mesh->primitive_count)
-        return gpu_fail(error, OSSA_ERROR_ARGUMENT, "no primitive %u", primitive);
-    const gpu_primitive *p = &mesh->primitives[primitive];
     uint32_t instances = skinning->instance_count ? skinning->instance_count : 1;
     size_t vertices = (size_t)instances * p->vertex_count;
     if (vertices == 0) return OSSA_OK;
     const gpu_program *program =
-        gpu_program_get(context, gpu_key_for(p, skinning, mesh->target_count, 1), error);
+        gpu_program_get(context, gpu_key_for(p, skinning, target_count, 1), error);
     if (!program) return error ? error->code : OSSA_ERROR_UNSUPPORTED;
     float *captured = malloc(vertices * 6 * sizeof(float));
     if (!captured) return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -28,7 +25,7 @@ ossa_result ossa_gpu_skin_feedback(ossa_gpu_context *context, const ossa_gpu_mes
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)(vertices * 6 * sizeof(float)), NULL,
                  GL_STREAM_READ);
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
-    gpu_bind_skinning(context, program, p, frame, skinning, mesh->target_count);
+    gpu_bind_skinning(context, program, p, frame, skinning, target_count);
     glBindVertexArray(p->vao);
     glEnable(GL_RASTERIZER_DISCARD);
     glBeginTransformFeedback(GL_POINTS);
@@ -53,4 +50,14 @@ ossa_result ossa_gpu_skin_feedback(ossa_gpu_context *context, const ossa_gpu_mes
         return gpu_fail(error, OSSA_ERROR_UNSUPPORTED, "OpenGL error 0x%04x in skinning",
                         (unsigned)status);
     return OSSA_OK;
+}
+
+ossa_result ossa_gpu_skin_feedback(ossa_gpu_context *context, const ossa_gpu_mesh *mesh,
+                                   uint32_t primitive, const ossa_gpu_frame_data *frame,
+                                   const ossa_gpu_skinning *skinning, float *positions,
+                                   float *normals, ossa_error *error) {
+    if (primitive >= mesh->primitive_count)
+        return gpu_fail(error, OSSA_ERROR_ARGUMENT, "no primitive %u", primitive);
+    return gpu_feedback_primitive(context, &mesh->primitives[primitive], mesh->target_count, frame,
+                                  skinning, positions, normals, error);
 }

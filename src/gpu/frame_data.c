@@ -16,22 +16,30 @@ static void make_buffer_texture(GLuint *buffer, GLuint *texture, GLenum format) 
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
+void gpu_frame_data_init(ossa_gpu_frame_data *frame, ossa_gpu_context *context) {
+    frame->context = context;
+    make_buffer_texture(&frame->palette_buffer, &frame->palette_texture, GL_RGBA32F);
+    make_buffer_texture(&frame->weights_buffer, &frame->weights_texture, GL_R32F);
+}
+
+void gpu_frame_data_release(ossa_gpu_frame_data *frame) {
+    GLuint buffers[2] = {frame->palette_buffer, frame->weights_buffer};
+    GLuint textures[2] = {frame->palette_texture, frame->weights_texture};
+    glDeleteBuffers(2, buffers);
+    glDeleteTextures(2, textures);
+}
+
 ossa_result ossa_gpu_frame_data_create(ossa_gpu_context *context, ossa_gpu_frame_data **out,
                                        ossa_error *error) {
     *out = calloc(1, sizeof **out);
     if (!*out) return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
-    (*out)->context = context;
-    make_buffer_texture(&(*out)->palette_buffer, &(*out)->palette_texture, GL_RGBA32F);
-    make_buffer_texture(&(*out)->weights_buffer, &(*out)->weights_texture, GL_R32F);
+    gpu_frame_data_init(*out, context);
     return OSSA_OK;
 }
 
 void ossa_gpu_frame_data_destroy(ossa_gpu_frame_data *frame) {
     if (!frame) return;
-    GLuint buffers[2] = {frame->palette_buffer, frame->weights_buffer};
-    GLuint textures[2] = {frame->palette_texture, frame->weights_texture};
-    glDeleteBuffers(2, buffers);
-    glDeleteTextures(2, textures);
+    gpu_frame_data_release(frame);
     free(frame);
 }
 

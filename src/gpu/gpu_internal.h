@@ -50,6 +50,8 @@ struct ossa_gpu_context {
     /* A complete 1x1 framebuffer: draws (even with rasterizer discard) need one, and a
      * surfaceless context has no default framebuffer. */
     GLuint feedback_framebuffer, feedback_renderbuffer;
+    /* Limits the per-instance data is checked against (texels, bytes; 0: no SSBO). */
+    GLint64 max_texture_buffer_texels, max_ssbo_bytes;
 };
 
 /* A primitive's JOINTS_n/WEIGHTS_n sets on the GPU (see influence_upload.h). */
@@ -84,6 +86,21 @@ struct ossa_gpu_frame_data {
     GLuint palette_buffer, palette_texture;
     GLuint weights_buffer, weights_texture;
 };
+
+/* Makes the frame's buffers and buffer textures (empty) / deletes them. */
+void gpu_frame_data_init(ossa_gpu_frame_data *frame, ossa_gpu_context *context);
+void gpu_frame_data_release(ossa_gpu_frame_data *frame);
+
+/* Draws one primitive shaded with the renderer's camera and light (no-op for points/lines). */
+void gpu_renderer_draw_primitive(ossa_gpu_renderer *renderer, const gpu_primitive *primitive,
+                                 uint32_t target_count, const ossa_gpu_frame_data *frame,
+                                 const ossa_gpu_skinning *skinning);
+
+/* Skins one primitive by transform feedback: instances x vertices positions and normals. */
+ossa_result gpu_feedback_primitive(ossa_gpu_context *context, const gpu_primitive *primitive,
+                                   uint32_t target_count, const ossa_gpu_frame_data *frame,
+                                   const ossa_gpu_skinning *skinning, float *positions,
+                                   float *normals, ossa_error *error);
 
 /* Finds or compiles a program variant; NULL (with error filled) if it does not compile. */
 const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key key,

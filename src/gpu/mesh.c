@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu_internal.h"
+#include "geometry.h"
 #include "influence_upload.h"
 #include "mesh_texture.h"
 
@@ -63,59 +64,6 @@ static GLuint make_buffer(GLenum target, const void *data, size_t size) {
     glBindBuffer(target, buffer);
     glBufferData(target, (GLsizeiptr)size, data, GL_STATIC_DRAW);
     return buffer;
-}
-
-static int is_triangles(ossa_primitive_mode mode) {
-    return mode == OSSA_MODE_TRIANGLES || mode == OSSA_MODE_TRIANGLE_STRIP ||
-           mode == OSSA_MODE_TRIANGLE_FAN;
-}
-
-/* Triangle list indices for any triangle mode; returns the count through *count. */
-static uint32_t *triangle_indices(const uint32_t *source, uint32_t n, ossa_primitive_mode mode,
-                                  uint32_t *count) {
-    uint32_t triangles = mode == OSSA_MODE_TRIANGLES ? n / 3 : (n >= 3 ? n - 2 : 0);
-    if (!is_triangles(mode)) triangles = 0; /* points and lines are skinned, never drawn */
-    uint32_t *out = malloc(sizeof(uint32_t) * ((size_t)triangles * 3 + 1)); /* +1: never 0 bytes */
-    if (!out) return NULL;
-    for (uint32_t t = 0; t < triangles; t++) {
-        uint32_t a, b, c;
-        if (mode == OSSA_MODE_TRIANGLES) {
-            a = 3 * t, b = 3 * t + 1, c = 3 * t + 2;
-        } else if (mode == OSSA_MODE_TRIANGLE_STRIP) {
-            /* keep the winding of every other triangle */
-            a = t, b = t % 2 ? t + 2 : t + 1, c = t % 2 ? t + 1 : t + 2;
-        } else { /* fan */
-            a = 0, b = t + 1, c = t + 2;
-        }
-        out[3 * t] = source ? source[a] : a;
-        out[3 * t + 1] = source ? source[b] : b;
-        out[3 * t + 2] = source ? source[c] : c;
-    }
-    *count = triangles * 3;
-    return out;
-}
-
-/* Smooth normals from the triangles, for primitives that come without NORMAL. */
-static void compute_normals(const float *p, uint32_t vertex_count, const uint32_t *indices,
-                            uint32_t index_count, float *n) {
-    memset(n, 0, sizeof(float) * 3 * vertex_count);
-    for (uint32_t i = 0; i + 2 < index_count; i += 3) {
-        const float *a = p + 3 * indices[i], *b = p + 3 * indices[i + 1],
-                    *c = p + 3 * indices[i + 2];
-        float u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        float v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-        float f[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                      u[0] * v[1] - u[1] * v[0]};
-        for (int k = 0; k < 3; k++)
-            for (int d = 0; d < 3; d++)
-                n[3 * indices[i + k] + d] += f[d];
-    }
-    for (uint32_t v = 0; v < vertex_count; v++) {
-        float len =
-            sqrtf(n[3 * v] * n[3 * v] + n[3 * v + 1] * n[3 * v + 1] + n[3 * v + 2] * n[3 * v + 2]);
-        for (int d = 0; d < 3; d++)
-            n[3 * v + d] = len > 0 ? n[3 * v + d] / len : (d == 1);
-    }
 }
 
 /* Every JOINTS_n/WEIGHTS_n set decoded into the layout of ossa_model_streams (4 * sets joints
@@ -208,7 +156,7 @@ static ossa_result upload_primitive(upload_state *s, const ossa_primitive *sourc
         given = read_uints(s, source->indices, given_count, 1);
         if (!given) return s->error->code;
     }
-    uint32_t *indices = triangle_indices(given, given_count, source->mode, &p->index_count);
+    uint32_t *indices = gpu_triangle_indices(given, given_count, source->mode, &p->index_count);
     free(given);
     float *positions = read_floats(s, source->position, p->vertex_count, 3);
     float *normals = alloc_array((uint64_t)p->vertex_count * 3, sizeof(float));
@@ -224,7 +172,7 @@ static ossa_result upload_primitive(upload_state *s, const ossa_primitive *sourc
             OSSA_OK)
             result = fail_at(s, OSSA_ERROR_INVALID, "NORMAL cannot be read");
     } else if (result == OSSA_OK) {
-        compute_normals(positions, p->vertex_count, indices, p->index_count, normals);
+        gpu_compute_normals(positions, p->vertex_count, indices, p->index_count, normals);
     }
 
     glGenVertexArrays(1, &p->vao);
@@ -301,14 +249,8 @@ ossa_result ossa_gpu_mesh_create(ossa_gpu_context *context, const ossa_document 
 
 void ossa_gpu_mesh_destroy(ossa_gpu_mesh *mesh) {
     if (!mesh) return;
-    for (uint32_t i = 0; mesh->primitives && i < mesh->primitive_count; i++) {
-        gpu_primitive *p = &mesh->primitives[i];
-        glDeleteBuffers((GLsizei)(sizeof p->buffers / sizeof p->buffers[0]), p->buffers);
-        if (p->targets_buffer) glDeleteBuffers(1, &p->targets_buffer);
-        if (p->targets_texture) glDeleteTextures(1, &p->targets_texture);
-        if (p->vao) glDeleteVertexArrays(1, &p->vao);
-        gpu_influences_release(&p->influences);
-    }
+    for (uint32_t i = 0; mesh->primitives && i < mesh->primitive_count; i++)
+        gpu_primitive_release(&mesh->primitives[i]);
     if (mesh->textures) glDeleteTextures((GLsizei)mesh->texture_count, mesh->textures);
     free(mesh->primitives);
     free(mesh->textures);

@@ -1,4 +1,5 @@
-/* Decodes base colour images with stb_image and uploads them with glTF's default sampling. */
+/* Decodes base colour images (PNG, JPEG) with stb_image and uploads them with glTF's default
+ * sampling. */
 #include <stb_image.h>
 
 #include "mesh_texture.h"
@@ -9,10 +10,14 @@ GLuint gpu_mesh_texture(ossa_gpu_mesh *mesh, const ossa_document *document, int3
     const ossa_texture *texture = &document->textures[index];
     if (texture->source < 0) return 0;
     const ossa_image *image = &document->images[texture->source];
-    if (!image->data || image->byte_length == 0 || image->byte_length > INT32_MAX) return 0;
+    mesh->textures[index] = gpu_texture_from_image(image->data, image->byte_length);
+    return mesh->textures[index];
+}
+
+GLuint gpu_texture_from_image(const uint8_t *data, size_t size) {
+    if (!data || size == 0 || size > INT32_MAX) return 0;
     int width, height, channels;
-    stbi_uc *pixels =
-        stbi_load_from_memory(image->data, (int)image->byte_length, &width, &height, &channels, 4);
+    stbi_uc *pixels = stbi_load_from_memory(data, (int)size, &width, &height, &channels, 4);
     if (!pixels) return 0;
     GLuint id;
     glGenTextures(1, &id);
@@ -29,6 +34,5 @@ GLuint gpu_mesh_texture(ossa_gpu_mesh *mesh, const ossa_document *document, int3
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glBindTexture(GL_TEXTURE_2D, 0);
     stbi_image_free(pixels);
-    mesh->textures[index] = id;
     return id;
 }

@@ -8,4 +8,7 @@
  * 0 when the image is missing or does not decode (the material colour is used alone). */
 GLuint gpu_mesh_texture(ossa_gpu_mesh *mesh, const ossa_document *document, int32_t index);
 
+/* A GL texture (mipmapped, repeat) of an encoded PNG or JPEG image; 0 when it does not decode. */
+GLuint gpu_texture_from_image(const uint8_t *data, size_t size);
+
 #endif

@@ -132,33 +132,37 @@ void ossa_gpu_renderer_begin(ossa_gpu_renderer *r, const ossa_gpu_camera *camera
     if (grid && grid_step > 0) draw_grid(r, camera, ground_y, grid_step);
 }
 
-void ossa_gpu_renderer_draw(ossa_gpu_renderer *r, const ossa_gpu_mesh *mesh,
-                            const ossa_gpu_frame_data *frame, const ossa_gpu_skinning *skinning) {
+void gpu_renderer_draw_primitive(ossa_gpu_renderer *r, const gpu_primitive *p,
+                                 uint32_t target_count, const ossa_gpu_frame_data *frame,
+                                 const ossa_gpu_skinning *skinning) {
+    if (!p->index_count) return;
+    const gpu_program *program =
+        gpu_program_get(r->context, gpu_key_for(p, skinning, target_count, 0), NULL);
+    if (!program) return; /* variants compile on every 3.3 driver; SSBO was checked */
     GLsizei instances = (GLsizei)(skinning->instance_count ? skinning->instance_count : 1);
-    for (uint32_t i = 0; i < mesh->primitive_count; i++) {
-        const gpu_primitive *p = &mesh->primitives[i];
-        if (!p->index_count) continue;
-        const gpu_program *program =
-            gpu_program_get(r->context, gpu_key_for(p, skinning, mesh->target_count, 0), NULL);
-        if (!program) continue; /* variants compile on every 3.3 driver; SSBO was checked */
-        gpu_bind_skinning(r->context, program, p, frame, skinning, mesh->target_count);
-        glUniformMatrix4fv(program->view_proj, 1, GL_FALSE, r->view_proj);
-        glUniform4fv(program->base_color, 1, p->base_color);
-        glUniform3fv(program->light_dir, 1, r->light_dir);
-        glUniform1i(program->has_texture, p->texture != 0);
-        glActiveTexture(GL_TEXTURE0 + GPU_UNIT_BASE_COLOR);
-        glBindTexture(GL_TEXTURE_2D, p->texture);
-        /* glTF: single-sided materials cull back faces (counter-clockwise is front) */
-        if (p->double_sided)
-            glDisable(GL_CULL_FACE);
-        else
-            glEnable(GL_CULL_FACE);
-        glBindVertexArray(p->vao);
-        glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)p->index_count, GL_UNSIGNED_INT, NULL,
-                                instances);
-    }
+    gpu_bind_skinning(r->context, program, p, frame, skinning, target_count);
+    glUniformMatrix4fv(program->view_proj, 1, GL_FALSE, r->view_proj);
+    glUniform4fv(program->base_color, 1, p->base_color);
+    glUniform3fv(program->light_dir, 1, r->light_dir);
+    glUniform1i(program->has_texture, p->texture != 0);
+    glActiveTexture(GL_TEXTURE0 + GPU_UNIT_BASE_COLOR);
+    glBindTexture(GL_TEXTURE_2D, p->texture);
+    /* glTF: single-sided materials cull back faces (counter-clockwise is front) */
+    if (p->double_sided)
+        glDisable(GL_CULL_FACE);
+    else
+        glEnable(GL_CULL_FACE);
+    glBindVertexArray(p->vao);
+    glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)p->index_count, GL_UNSIGNED_INT, NULL,
+                            instances);
     glBindVertexArray(0);
     glDisable(GL_CULL_FACE);
+}
+
+void ossa_gpu_renderer_draw(ossa_gpu_renderer *r, const ossa_gpu_mesh *mesh,
+                            const ossa_gpu_frame_data *frame, const ossa_gpu_skinning *skinning) {
+    for (uint32_t i = 0; i < mesh->primitive_count; i++)
+        gpu_renderer_draw_primitive(r, &mesh->primitives[i], mesh->target_count, frame, skinning);
 }
 
 /* Reads the bound read framebuffer bottom-up and flips it to top-down rows. */

@@ -33,6 +33,11 @@ static void parse_buffer_views(ossa_io_loader *L) {
             ossa_io_fail_key(L, "byteStride", OSSA_ERROR_INVALID,
                              "must be a multiple of 4 between 4 and 252 (it is %llu)",
                              (unsigned long long)stride);
+        /* The Khronos validator's rule, not the schema's: harmless, as every accessor must still
+         * fit in the view (then it holds one element at most). */
+        if (stride > v->byte_length)
+            ossa_io_warn_key(L, "byteStride", "%llu is greater than the view's byteLength %llu",
+                             (unsigned long long)stride, (unsigned long long)v->byte_length);
         v->byte_stride = (uint32_t)stride;
         v->target = (uint32_t)ossa_io_get_uint(L, item, "target", 0, 0);
         if (v->target && v->target != 34962 && v->target != 34963)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "io/loader.h"
 
 /* ---- paths ---- */
@@ -43,11 +44,10 @@ void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
 
 OSSA_NORETURN static void fail_v(ossa_io_loader *L, ossa_result code, const char *fmt,
                                  va_list args) {
-    ossa_error *e = L->error;
-    e->code = code;
-    if (L->doc->file) snprintf(e->file, sizeof e->file, "%s", L->doc->file);
-    snprintf(e->path, sizeof e->path, "%s", L->path);
-    vsnprintf(e->message, sizeof e->message, fmt, args);
+    /* The loader may have named the file before the document knew it: keep that name. */
+    char file[OSSA_FILE_MAX];
+    snprintf(file, sizeof file, "%s", L->doc->file ? L->doc->file : L->error->file);
+    ossa_error_setv(L->error, code, file, L->path, fmt, args);
     longjmp(L->fail_jump, 1);
 }
 

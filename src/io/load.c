@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "io/loader.h"
 
 static void *default_alloc(void *user, size_t size) {
@@ -72,11 +73,7 @@ static const char *base_name(const char *path) {
 }
 
 static void set_error(ossa_error *error, ossa_result code, const char *file, const char *msg) {
-    if (!error) return;
-    memset(error, 0, sizeof *error);
-    error->code = code;
-    if (file) strncpy(error->file, file, OSSA_FILE_MAX - 1);
-    strncpy(error->message, msg, OSSA_MESSAGE_MAX - 1);
+    ossa_error_set(error, code, file, NULL, "%s", msg);
 }
 
 static int has_bom(const uint8_t *data, uint64_t size) {

@@ -7,8 +7,9 @@
 int32_t ossa_io_accessor_value(ossa_io_loader *L, const cJSON *item) {
     int32_t index = ossa_io_index_value(L, item, L->doc->accessor_count, "accessor");
     if (L->acc_info[index].unknown_type)
-        ossa_io_fail(L, OSSA_ERROR_INVALID, "accessor %d has an unknown type and cannot be used",
-                     index);
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "accessor %d has an unknown type (see accessors[%d].type) and cannot be used",
+                     index, index);
     return index;
 }
 
@@ -64,6 +65,12 @@ static int fits(uint64_t offset, uint64_t count, uint64_t stride, uint64_t size,
     if (offset > length || size > length - offset) return 0;
     uint64_t room = length - offset - size;
     return stride == 0 || count - 1 <= room / stride;
+}
+
+/* The bytes the last element needs: a matrix pads each column to 4 bytes but its last column
+ * needs no padding after it, so a buffer view may end right after that column. */
+static uint32_t last_element_size(const ossa_io_layout *layout) {
+    return (layout->columns - 1) * layout->column_stride + layout->rows * layout->component_size;
 }
 
 static void parse_min_max(ossa_io_loader *L, const cJSON *item, ossa_accessor *a) {
@@ -172,7 +179,7 @@ static void parse_sparse(ossa_io_loader *L, const cJSON *item, ossa_accessor *a,
         ossa_io_fail_key(L, "byteOffset", OSSA_ERROR_INVALID,
                          "sparse values are not aligned to their component size %u",
                          layout->component_size);
-    if (!fits(a->sparse.values_byte_offset, count, layout->element_size, layout->element_size,
+    if (!fits(a->sparse.values_byte_offset, count, layout->element_size, last_element_size(layout),
               vv->byte_length))
         ossa_io_fail(L, OSSA_ERROR_INVALID,
                      "%llu sparse values at byteOffset %llu do not fit in buffer view %d "
@@ -227,11 +234,13 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
                              "the accessor starts at buffer byte %llu, not a multiple of the "
                              "component size %u",
                              (unsigned long long)(v->byte_offset + a->byte_offset), csize);
-        if (layout.columns > 1 && (v->byte_offset + a->byte_offset) % 4)
+        /* Columns are aligned inside the buffer view, as vertex attributes are (the view itself
+         * may start at any multiple of the component size). */
+        if (layout.columns > 1 && a->byte_offset % 4)
             ossa_io_fail_key(L, "byteOffset", OSSA_ERROR_INVALID,
-                             "matrix accessors must start on a 4-byte boundary (buffer byte "
-                             "%llu)",
-                             (unsigned long long)(v->byte_offset + a->byte_offset));
+                             "matrix accessors must start on a 4-byte boundary of their buffer "
+                             "view (it is %llu)",
+                             (unsigned long long)a->byte_offset);
         if (v->byte_stride) {
             if (v->byte_stride < layout.element_size)
                 ossa_io_fail(L, OSSA_ERROR_INVALID,
@@ -244,7 +253,8 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
                              a->buffer_view, v->byte_stride, csize);
             info->stride = v->byte_stride;
         }
-        if (!fits(a->byte_offset, a->count, info->stride, layout.element_size, v->byte_length))
+        if (!fits(a->byte_offset, a->count, info->stride, last_element_size(&layout),
+                  v->byte_length))
             ossa_io_fail(L, OSSA_ERROR_INVALID,
                          "%llu elements of %u bytes (stride %u) from byteOffset %llu do not fit "
                          "in buffer view %d (%llu bytes)",
@@ -252,7 +262,9 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
                          (unsigned long long)a->byte_offset, a->buffer_view,
                          (unsigned long long)v->byte_length);
     }
-    parse_min_max(L, item, a);
+    /* An unknown type has no component count to check min and max against; the warning at
+     * `type` says why the accessor cannot be used. */
+    if (!info->unknown_type) parse_min_max(L, item, a);
     parse_sparse(L, item, a, &layout);
 }
 

@@ -181,8 +181,12 @@ static void parse_indices(ossa_io_loader *L, const cJSON *prim, ossa_primitive *
                      "UNSIGNED_SHORT or UNSIGNED_INT",
                      p->indices, ossa_io_type_name(a->type), ossa_io_component_name(c),
                      a->normalized ? " normalized" : "");
-    if (a->buffer_view < 0)
-        ossa_io_fail(L, OSSA_ERROR_INVALID, "accessor %d has no bufferView", p->indices);
+    /* Without a bufferView the indices are zeros (or sparse values over zeros), as for any
+     * accessor. */
+    if (a->buffer_view < 0) {
+        ossa_io_path_restore(L, mark);
+        return;
+    }
     if (doc->buffer_views[a->buffer_view].byte_stride)
         ossa_io_fail(L, OSSA_ERROR_INVALID,
                      "the buffer view %d of index accessor %d has a byteStride", a->buffer_view,

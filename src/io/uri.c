@@ -67,17 +67,50 @@ static int has_scheme(const char *uri) {
     return 0;
 }
 
-/* ".." as a whole path segment. */
-static int escapes_folder(const char *path) {
+/* Percent-decodes n bytes of text into out (room for n bytes); returns the decoded length.
+ * A '%' not followed by two hex digits is kept as it is and counted in *malformed. */
+static size_t percent_decode(const char *text, size_t n, uint8_t *out, size_t *malformed) {
+    size_t j = 0;
+    *malformed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '%' && i + 2 < n && hex_value(text[i + 1]) >= 0 &&
+            hex_value(text[i + 2]) >= 0) {
+            out[j++] = (uint8_t)(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+            i += 2;
+            continue;
+        }
+        if (text[i] == '%') (*malformed)++;
+        out[j++] = (uint8_t)text[i];
+    }
+    return j;
+}
+
+/* Writes a relative path without its "." and "segment/.." parts to out (room for the path),
+ * as URI resolution does (RFC 3986, 5.2.4): "sub/../x.bin" is "x.bin" whether or not "sub"
+ * exists; empty segments are dropped, as a POSIX path reads them. Returns 0 when a ".." climbs
+ * above the model's folder. */
+static int remove_dot_segments(const char *path, char *out) {
+    char *o = out;
     const char *p = path;
-    while (*p) {
+    for (;;) {
         const char *end = strchr(p, '/');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == 2 && p[0] == '.' && p[1] == '.') return 1;
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (o == out) return 0;
+            /* Drop the last kept segment (it ends with '/', as this one followed it). */
+            o--;
+            while (o > out && o[-1] != '/')
+                o--;
+        } else if (n > 0 && !(n == 1 && p[0] == '.')) {
+            memcpy(o, p, n);
+            o += n;
+            if (end) *o++ = '/';
+        }
         if (!end) break;
         p = end + 1;
     }
-    return 0;
+    *o = '\0';
+    return 1;
 }
 
 static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, uint8_t **data,
@@ -86,9 +119,8 @@ static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, u
     if (!comma) ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the data URI has no ','");
     const char *meta = uri + 5;
     size_t meta_len = (size_t)(comma - meta);
-    if (meta_len < 7 || memcmp(comma - 7, ";base64", 7) != 0)
-        ossa_io_fail_key(L, "uri", OSSA_ERROR_UNSUPPORTED, "only base64 data URIs are supported");
-    size_t mime_len = meta_len - 7;
+    int base64 = meta_len >= 7 && !memcmp(comma - 7, ";base64", 7);
+    size_t mime_len = base64 ? meta_len - 7 : meta_len;
     if (!strcmp(what, "buffer")) {
         int ok = (mime_len == 24 && !memcmp(meta, "application/octet-stream", 24)) ||
                  (mime_len == 23 && !memcmp(meta, "application/gltf-buffer", 23));
@@ -98,6 +130,17 @@ static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, u
     }
     const char *text = comma + 1;
     size_t text_len = strlen(text);
+    if (!base64) {
+        /* Without ";base64" the data is the text itself, percent-encoded (RFC 2397). */
+        uint8_t *bytes = ossa_io_alloc(L, text_len + 1);
+        size_t malformed;
+        *size = percent_decode(text, text_len, bytes, &malformed);
+        if (malformed)
+            ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID,
+                             "the data URI has a '%%' not followed by two hex digits");
+        *data = bytes;
+        return 1;
+    }
     /* One pass: room for the longest possible result, then decode and check together. */
     uint8_t *bytes = ossa_io_alloc(L, text_len / 4 * 3 + 3);
     int64_t n = ossa_io_base64_decode(text, text_len, bytes);
@@ -117,27 +160,27 @@ int ossa_io_load_uri(ossa_io_loader *L, const char *uri, const char *what, uint8
         *why = "only relative paths and data URIs can be loaded";
         return 0;
     }
-    /* Percent-decoding gives the file name. */
-    size_t n = strlen(uri);
+    /* Percent-decoding gives the file name ('%' without two hex digits stays as it is). */
+    size_t n = strlen(uri), malformed;
     char *name = ossa_io_alloc(L, n + 1);
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (uri[i] == '%' && i + 2 < n && hex_value(uri[i + 1]) >= 0 &&
-            hex_value(uri[i + 2]) >= 0) {
-            name[j++] = (char)(hex_value(uri[i + 1]) * 16 + hex_value(uri[i + 2]));
-            i += 2;
-        } else {
-            name[j++] = uri[i];
-        }
-    }
+    size_t j = percent_decode(uri, n, (uint8_t *)name, &malformed);
     name[j] = '\0';
     if (strlen(name) != j)
         ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the URI contains an encoded NUL byte");
-    if (!L->allow_unsafe_paths && (name[0] == '/' || name[0] == '\\' || escapes_folder(name)))
+    char *clean = ossa_io_alloc(L, j + 1);
+    int inside = name[0] != '/' && name[0] != '\\' && remove_dot_segments(name, clean);
+    if (!inside && !L->allow_unsafe_paths)
         ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID,
                          "'%s' leaves the model's folder (absolute or '..'); refused unless "
                          "allow_unsafe_paths is set",
                          uri);
+    if (inside) {
+        ossa_io_release(L->storage, name);
+        name = clean;
+        j = strlen(name);
+    } else {
+        ossa_io_release(L->storage, clean);
+    }
     if (!L->base_dir) {
         ossa_io_release(L->storage, name);
         *why = "relative URIs cannot be resolved: the model was loaded from memory without "

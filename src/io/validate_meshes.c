@@ -43,7 +43,9 @@ static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t v
                           uint32_t *chunk) {
     const ossa_document *doc = L->doc;
     const ossa_accessor *a = &doc->accessors[p->indices];
-    if (!ossa_io_accessor_has_data(L, p->indices)) return;
+    /* Zeros without a bufferView are the spec's values: checked like stored ones (index 0 needs
+     * a vertex). A buffer without bytes is warned and skipped, as for other accessors. */
+    if (a->buffer_view >= 0 && !ossa_io_accessor_has_data(L, p->indices)) return;
     uint32_t restart = a->component_type == OSSA_COMPONENT_UNSIGNED_BYTE    ? 0xFFu
                        : a->component_type == OSSA_COMPONENT_UNSIGNED_SHORT ? 0xFFFFu
                                                                             : 0xFFFFFFFFu;

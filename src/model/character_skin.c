@@ -40,6 +40,6 @@ ossa_result ossa_character_skin(const ossa_character *character, uint32_t primit
         frame.morph_weights = ossa_character_weights(character) + p->info.weight_offset;
         frame.morph_weight_count = model->rig->weight_count[p->info.node];
     }
-    ossa_skin_mesh_run(p->skin_mesh, &frame, output, 0, ossa_skin_mesh_slot_count(p->skin_mesh));
-    return OSSA_OK;
+    return ossa_skin_mesh_run(p->skin_mesh, &frame, output, vertex_capacity, 0,
+                              ossa_skin_mesh_slot_count(p->skin_mesh), error);
 }

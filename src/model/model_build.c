@@ -3,18 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "model/model_internal.h"
 
 ossa_result ossa_model_fail(ossa_error *error, ossa_result code, const char *file, const char *path,
                             const char *message) {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        snprintf(error->file, sizeof error->file, "%s", file ? file : "");
-        snprintf(error->path, sizeof error->path, "%s", path ? path : "");
-        snprintf(error->message, sizeof error->message, "%s", message);
-    }
-    return code;
+    return ossa_error_set(error, code, file, path, "%s", message);
 }
 
 /* The skin a primitive is skinned by: the node's, when the primitive has influences. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/model_internal.h"
+#include "skin/influences.h"
 
 static ossa_result out_of_memory(ossa_error *error, const char *path) {
     return ossa_model_fail(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, path, "out of memory");
@@ -34,26 +35,10 @@ static ossa_result read_influences(const ossa_document *doc, const ossa_primitiv
     size_t per_vertex = 4 * (size_t)sets;
     uint16_t *joints = ossa_owned_alloc(owned, (size_t)n * per_vertex, sizeof *joints);
     float *weights = ossa_owned_alloc(owned, (size_t)n * per_vertex, sizeof *weights);
-    uint32_t *raw = ossa_owned_alloc(owned, (size_t)n * 4, sizeof *raw);
-    float *set_weights = ossa_owned_alloc(owned, (size_t)n * 4, sizeof *set_weights);
-    if (!joints || !weights || !raw || !set_weights) return out_of_memory(error, path);
-    for (uint32_t s = 0; s < sets; s++) {
-        const ossa_accessor *ja = &doc->accessors[prim->joints[s]];
-        const ossa_accessor *wa = &doc->accessors[prim->weights[s]];
-        if (ja->components != 4 || wa->components != 4 || ja->count < n || wa->count < n)
-            return ossa_model_fail(error, OSSA_ERROR_INVALID, NULL, path,
-                                   "JOINTS_n and WEIGHTS_n must be VEC4 with a value per vertex");
-        ossa_result r = ossa_accessor_read_uint(doc, prim->joints[s], 0, n, raw);
-        if (r == OSSA_OK) r = ossa_accessor_read_float(doc, prim->weights[s], 0, n, set_weights);
-        if (r != OSSA_OK)
-            return ossa_model_fail(error, r, NULL, path, "the influences cannot be read");
-        for (size_t v = 0; v < n; v++)
-            for (size_t k = 0; k < 4; k++) {
-                uint32_t j = raw[4 * v + k];
-                joints[v * per_vertex + 4 * s + k] = j > UINT16_MAX ? UINT16_MAX : (uint16_t)j;
-                weights[v * per_vertex + 4 * s + k] = set_weights[4 * v + k];
-            }
-    }
+    if (!joints || !weights) return out_of_memory(error, path);
+    ossa_error decoding; /* the one decoder (skin/influences.h) says what is wrong */
+    ossa_result r = skin_decode_influences(doc, prim, sets, (size_t)n, joints, weights, &decoding);
+    if (r != OSSA_OK) return ossa_model_fail(error, r, NULL, path, decoding.message);
     streams->joints = joints;
     streams->weights = weights;
     return OSSA_OK;

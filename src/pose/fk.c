@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "io/error.h"
 #include "pose/pose_avx512.h"
 #include "pose/xform.h"
 
@@ -16,8 +17,14 @@ static inline void local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint
     xf_matrix_from_trs(l->translation, l->rotation, l->scale, out);
 }
 
-void ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node, float *out) {
+ossa_result ossa_local_matrix(const ossa_rig *rig, const ossa_pose *pose, uint32_t node, float *out,
+                              ossa_error *error) {
+    if (node >= rig->node_count)
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL,
+                              "node %u does not exist: the rig has %u nodes", node,
+                              rig->node_count);
     local_matrix(rig, pose, node, out);
+    return OSSA_OK;
 }
 
 void ossa_fk_matrices(const ossa_rig *rig, const ossa_pose *pose, float *world) {

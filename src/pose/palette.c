@@ -1,13 +1,17 @@
-/* Joint palettes (palette.h): matrices and dual quaternions per joint. */
+/* Joint palettes (palette.h). Dual quaternions of a palette: ossa_skin_dual_quats (skin.h). */
 #include "ossa/palette.h"
 
-#include <math.h>
-
+#include "io/error.h"
 #include "pose/pose_avx512.h"
 #include "pose/xform.h"
 
 uint32_t ossa_palette_floats(const ossa_rig *rig, uint32_t skin) {
-    return 12 * rig->skins[skin].joint_count;
+    return skin < rig->skin_count ? 12 * rig->skins[skin].joint_count : 0;
+}
+
+static ossa_result no_skin(const ossa_rig *rig, uint32_t skin, ossa_error *error) {
+    return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL,
+                          "skin %u does not exist: the rig has %u skins", skin, rig->skin_count);
 }
 
 static int is_identity(const float *m) {
@@ -16,7 +20,8 @@ static int is_identity(const float *m) {
     return 1;
 }
 
-void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, float *palette) {
+/* The world-space palette of a skin that exists. */
+static void palette_world(const ossa_rig *rig, uint32_t skin, const float *world, float *palette) {
     const ossa_rig_skin *s = &rig->skins[skin];
 #ifdef OSSA_POSE_AVX512
     if (ossa_pose_avx512_supported()) {
@@ -29,11 +34,23 @@ void ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world, 
                       palette + 12 * (size_t)j);
 }
 
-void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, const float *world,
-                       float *palette) {
+ossa_result ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *world,
+                               float *palette, ossa_error *error) {
+    if (skin >= rig->skin_count) return no_skin(rig, skin, error);
+    palette_world(rig, skin, world, palette);
+    return OSSA_OK;
+}
+
+ossa_result ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node,
+                              const float *world, float *palette, ossa_error *error) {
+    if (skin >= rig->skin_count) return no_skin(rig, skin, error);
+    if (mesh_node < -1 || (mesh_node >= 0 && (uint32_t)mesh_node >= rig->node_count))
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL,
+                              "mesh node %d is neither -1 nor one of the rig's %u nodes",
+                              (int)mesh_node, rig->node_count);
     if (mesh_node < 0 || is_identity(world + 12 * (size_t)mesh_node)) {
-        ossa_palette_world(rig, skin, world, palette); /* the same values, one product less */
-        return;
+        palette_world(rig, skin, world, palette); /* the same values, one product less */
+        return OSSA_OK;
     }
     float to_mesh[12];
     xf_matrix_invert(world + 12 * (size_t)mesh_node, to_mesh);
@@ -41,7 +58,7 @@ void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, co
 #ifdef OSSA_POSE_AVX512
     if (ossa_pose_avx512_supported()) {
         ossa_palette_avx512(s, to_mesh, world, palette);
-        return;
+        return OSSA_OK;
     }
 #endif
     for (uint32_t j = 0; j < s->joint_count; j++) {
@@ -49,40 +66,14 @@ void ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_node, co
         xf_matrix_mul(to_mesh, world + 12 * (size_t)s->joints[j], joint_world);
         xf_matrix_mul(joint_world, s->inverse_bind + 12 * (size_t)j, palette + 12 * (size_t)j);
     }
+    return OSSA_OK;
 }
 
 void ossa_fk_palettes_world(const ossa_rig *rig, const ossa_pose *pose, float *world,
                             float *palettes) {
     ossa_fk_matrices(rig, pose, world);
     for (uint32_t s = 0; s < rig->skin_count; s++) {
-        ossa_palette_world(rig, s, world, palettes);
+        palette_world(rig, s, world, palettes);
         palettes += 12 * (size_t)rig->skins[s].joint_count;
-    }
-}
-
-void ossa_palette_dual_quat(const float *palette, uint32_t count, float *dual_quats) {
-    for (uint32_t j = 0; j < count; j++) {
-        const float *m = palette + 12 * (size_t)j;
-        float *dq = dual_quats + 8 * (size_t)j;
-        /* Orthonormalise the columns' directions (drops scale) before reading the rotation. */
-        float rot[12] = {0};
-        for (int c = 0; c < 3; c++) {
-            float len = sqrtf(m[c] * m[c] + m[4 + c] * m[4 + c] + m[8 + c] * m[8 + c]);
-            float inv = len > 0.0f ? 1.0f / len : 0.0f;
-            for (int r = 0; r < 3; r++)
-                rot[4 * r + c] = m[4 * r + c] * inv;
-        }
-        float q[4];
-        xf_quat_from_rotation(rot, q);
-        if (q[3] < 0.0f)
-            for (int k = 0; k < 4; k++)
-                q[k] = -q[k];
-        /* dual = 0.5 * (t, 0) * q */
-        float t[4] = {m[3], m[7], m[11], 0.0f}, d[4];
-        xf_quat_mul(t, q, d);
-        for (int k = 0; k < 4; k++) {
-            dq[k] = q[k];
-            dq[4 + k] = 0.5f * d[k];
-        }
     }
 }

@@ -219,35 +219,49 @@ static inline void xf_matrix_invert(const float *m, float *out) {
     }
 }
 
-/* Unit quaternion of a rotation matrix given as 3x4 rows (only the 3x3 part is read). */
-static inline void xf_quat_from_rotation(const float *m, float *q) {
-    float trace = m[0] + m[5] + m[10];
-    if (trace > 0.0f) {
-        float s = 2.0f * sqrtf(trace + 1.0f);
-        q[3] = 0.25f * s;
-        q[0] = (m[9] - m[6]) / s;
-        q[1] = (m[2] - m[8]) / s;
-        q[2] = (m[4] - m[1]) / s;
-    } else if (m[0] > m[5] && m[0] > m[10]) {
-        float s = 2.0f * sqrtf(1.0f + m[0] - m[5] - m[10]);
-        q[3] = (m[9] - m[6]) / s;
-        q[0] = 0.25f * s;
-        q[1] = (m[1] + m[4]) / s;
-        q[2] = (m[2] + m[8]) / s;
-    } else if (m[5] > m[10]) {
-        float s = 2.0f * sqrtf(1.0f + m[5] - m[0] - m[10]);
-        q[3] = (m[2] - m[8]) / s;
-        q[0] = (m[1] + m[4]) / s;
-        q[1] = 0.25f * s;
-        q[2] = (m[6] + m[9]) / s;
+/* Rotation (3x3 row-major, in double) to a unit quaternion (x, y, z, w), Shepperd's way: divide
+ * by the largest of 4w^2, 4x^2, 4y^2, 4z^2 so the square root is well away from zero. The
+ * library's one rotation-to-quaternion conversion: rig decomposition (below) and the dual
+ * quaternions of DQS (skin/dual_quat.c) both use it. */
+static inline void xf_quat_from_rotation3(const double r[9], double q[4]) {
+    double trace = r[0] + r[4] + r[8];
+    if (trace > r[0] && trace > r[4] && trace > r[8]) {
+        double s = 2.0 * sqrt(1.0 + trace);
+        q[3] = 0.25 * s;
+        q[0] = (r[7] - r[5]) / s;
+        q[1] = (r[2] - r[6]) / s;
+        q[2] = (r[3] - r[1]) / s;
+    } else if (r[0] >= r[4] && r[0] >= r[8]) {
+        double s = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
+        q[3] = (r[7] - r[5]) / s;
+        q[0] = 0.25 * s;
+        q[1] = (r[1] + r[3]) / s;
+        q[2] = (r[2] + r[6]) / s;
+    } else if (r[4] >= r[8]) {
+        double s = 2.0 * sqrt(1.0 + r[4] - r[0] - r[8]);
+        q[3] = (r[2] - r[6]) / s;
+        q[0] = (r[1] + r[3]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (r[5] + r[7]) / s;
     } else {
-        float s = 2.0f * sqrtf(1.0f + m[10] - m[0] - m[5]);
-        q[3] = (m[4] - m[1]) / s;
-        q[0] = (m[2] + m[8]) / s;
-        q[1] = (m[6] + m[9]) / s;
-        q[2] = 0.25f * s;
+        double s = 2.0 * sqrt(1.0 + r[8] - r[0] - r[4]);
+        q[3] = (r[3] - r[1]) / s;
+        q[0] = (r[2] + r[6]) / s;
+        q[1] = (r[5] + r[7]) / s;
+        q[2] = 0.25 * s;
     }
-    xf_quat_normalize(q);
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] /= n;
+}
+
+/* The rotation of a 3x4 matrix whose 3x3 part is a rotation, as a float quaternion. */
+static inline void xf_quat_from_rotation(const float *m, float *q) {
+    const double r[9] = {m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]};
+    double d[4];
+    xf_quat_from_rotation3(r, d);
+    for (int i = 0; i < 4; i++)
+        q[i] = (float)d[i];
 }
 
 /* 3x4 rows from a glTF column-major 4x4 (the last row is dropped). */

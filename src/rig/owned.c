@@ -14,14 +14,25 @@ static void default_free(void *user, void *ptr) {
     free(ptr);
 }
 
+ossa_allocator ossa_allocator_resolve(const ossa_allocator *allocator) {
+    if (allocator && allocator->alloc && allocator->free) return *allocator;
+    ossa_allocator standard = {default_alloc, default_free, NULL};
+    return standard;
+}
+
+void *ossa_alloc_array(const ossa_allocator *allocator, size_t count, size_t size) {
+    if (size != 0 && count > SIZE_MAX / size) return NULL;
+    size_t bytes = count * size;
+    return allocator->alloc(allocator->user, bytes ? bytes : 1);
+}
+
+void ossa_free(const ossa_allocator *allocator, void *ptr) {
+    if (ptr) allocator->free(allocator->user, ptr);
+}
+
 void ossa_owned_init(ossa_owned *owned, const ossa_allocator *allocator) {
     memset(owned, 0, sizeof *owned);
-    if (allocator && allocator->alloc && allocator->free) {
-        owned->allocator = *allocator;
-    } else {
-        owned->allocator.alloc = default_alloc;
-        owned->allocator.free = default_free;
-    }
+    owned->allocator = ossa_allocator_resolve(allocator);
 }
 
 void *ossa_owned_alloc(ossa_owned *owned, size_t count, size_t size) {

@@ -13,6 +13,17 @@ typedef struct ossa_owned {
     size_t count, capacity;
 } ossa_owned;
 
+/* The caller's allocator when it has both callbacks, else malloc/free: what every allocation of
+ * the library made at build time goes through. */
+ossa_allocator ossa_allocator_resolve(const ossa_allocator *allocator);
+
+/* count * size bytes (at least one) from a resolved allocator; NULL when out of memory or when
+ * the product does not fit a size_t. */
+void *ossa_alloc_array(const ossa_allocator *allocator, size_t count, size_t size);
+
+/* Frees through a resolved allocator; NULL is allowed. */
+void ossa_free(const ossa_allocator *allocator, void *ptr);
+
 void ossa_owned_init(ossa_owned *owned, const ossa_allocator *allocator);
 
 /* Zero-filled block of count * size bytes (at least one byte), or NULL when out of memory. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "pose/xform.h"
 #include "rig/owned.h"
 
@@ -15,14 +16,7 @@ typedef struct rig_impl {
 
 static ossa_result fail(ossa_error *error, const ossa_document *doc, ossa_result code,
                         const char *path, const char *message) {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        snprintf(error->file, sizeof error->file, "%s", doc->file ? doc->file : "");
-        snprintf(error->path, sizeof error->path, "%s", path);
-        snprintf(error->message, sizeof error->message, "%s", message);
-    }
-    return code;
+    return ossa_error_set(error, code, doc->file, path, "%s", message);
 }
 
 /* Splits a column-major 4x4 into TRS; returns 1 when T*R*S rebuilds it (no shear). */
@@ -78,7 +72,19 @@ static uint32_t order_nodes(const ossa_document *doc, int32_t *order, int32_t *s
     return placed;
 }
 
-static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *failed) {
+/* Every float array sized by the rig (12 * node_count world floats, weight_total morph weights,
+ * 12 floats per joint of all skins together) must be indexable with a uint32_t. Totals are
+ * summed in 64 bits and refused past this. */
+#define RIG_MAX_FLOATS UINT32_MAX
+
+/* Where build_nodes refused a total (OSSA_ERROR_LIMIT), for the error's path. */
+typedef struct limit_failure {
+    char path[64];
+    char message[160];
+} limit_failure;
+
+static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *failed,
+                               limit_failure *limit) {
     ossa_rig *rig = &impl->rig;
     ossa_owned *owned = &impl->owned;
     uint32_t n = doc->node_count;
@@ -99,10 +105,16 @@ static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *fa
         *failed = 1;
         return OSSA_ERROR_OUT_OF_MEMORY;
     }
+    if (12 * (uint64_t)n > RIG_MAX_FLOATS) {
+        snprintf(limit->path, sizeof limit->path, "nodes");
+        snprintf(limit->message, sizeof limit->message,
+                 "%u nodes: their world matrices would need more than 2^32 floats", n);
+        return OSSA_ERROR_LIMIT;
+    }
     if (order_nodes(doc, gltf_from_rig, stack) != n) return OSSA_ERROR_INVALID;
     for (uint32_t i = 0; i < n; i++)
         rig_from_gltf[gltf_from_rig[i]] = (int32_t)i;
-    uint32_t weight_total = 0;
+    uint64_t weight_total = 0;
     for (uint32_t i = 0; i < n; i++) {
         const ossa_node *node = &doc->nodes[gltf_from_rig[i]];
         parent[i] = node->parent < 0 ? -1 : rig_from_gltf[node->parent];
@@ -111,19 +123,28 @@ static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *fa
         mesh[i] = node->mesh;
         skin[i] = node->mesh >= 0 ? node->skin : -1;
         if (node->has_matrix) {
-            fixed[i] = (uint8_t)!decompose_matrix(node->matrix, &rest[i], &fixed_local[12 * i]);
+            fixed[i] =
+                (uint8_t)!decompose_matrix(node->matrix, &rest[i], &fixed_local[12 * (size_t)i]);
         } else {
             memcpy(rest[i].translation, node->translation, sizeof rest[i].translation);
             memcpy(rest[i].rotation, node->rotation, sizeof rest[i].rotation);
             memcpy(rest[i].scale, node->scale, sizeof rest[i].scale);
             xf_quat_normalize(rest[i].rotation);
         }
-        weight_offset[i] = weight_total;
+        weight_offset[i] = (uint32_t)weight_total;
         if (node->mesh >= 0 && (uint32_t)node->mesh < doc->mesh_count)
             weight_count[i] = doc->meshes[node->mesh].target_count;
         weight_total += weight_count[i];
+        if (weight_total > RIG_MAX_FLOATS) {
+            snprintf(limit->path, sizeof limit->path, "nodes[%d].mesh", (int)gltf_from_rig[i]);
+            snprintf(limit->message, sizeof limit->message,
+                     "the morph weights of all nodes add up to more than 2^32 - 1 floats "
+                     "(%llu with this node's mesh)",
+                     (unsigned long long)weight_total);
+            return OSSA_ERROR_LIMIT;
+        }
     }
-    float *rest_weights = ossa_owned_alloc(owned, weight_total, sizeof *rest_weights);
+    float *rest_weights = ossa_owned_alloc(owned, (size_t)weight_total, sizeof *rest_weights);
     if (!rest_weights) {
         *failed = 1;
         return OSSA_ERROR_OUT_OF_MEMORY;
@@ -147,7 +168,7 @@ static ossa_result build_nodes(const ossa_document *doc, rig_impl *impl, int *fa
     rig->fixed_local = fixed_local;
     rig->mesh = mesh;
     rig->skin = skin;
-    rig->weight_total = weight_total;
+    rig->weight_total = (uint32_t)weight_total;
     rig->weight_offset = weight_offset;
     rig->weight_count = weight_count;
     rig->rest_weights = rest_weights;
@@ -170,10 +191,11 @@ static ossa_result build_skin(const ossa_document *doc, rig_impl *impl, uint32_t
             ossa_accessor_read_float(doc, skin->inverse_bind_matrices, 0, count, column_major);
         if (r != OSSA_OK) return r;
         for (uint32_t j = 0; j < count; j++)
-            xf_matrix_from_column_major(column_major + 16 * j, inverse_bind + 12 * j);
+            xf_matrix_from_column_major(column_major + 16 * (size_t)j,
+                                        inverse_bind + 12 * (size_t)j);
     } else {
         for (uint32_t j = 0; j < count; j++)
-            xf_matrix_identity(inverse_bind + 12 * j);
+            xf_matrix_identity(inverse_bind + 12 * (size_t)j);
     }
     uint32_t users = 0;
     for (uint32_t i = 0; i < impl->rig.node_count; i++)
@@ -201,11 +223,27 @@ ossa_result ossa_rig_build(const ossa_document *doc, const ossa_allocator *alloc
     memset(impl, 0, sizeof *impl);
     impl->owned = owned;
     int failed = 0;
-    ossa_result r = build_nodes(doc, impl, &failed);
+    limit_failure limit;
+    ossa_result r = build_nodes(doc, impl, &failed, &limit);
     if (r == OSSA_ERROR_INVALID) {
         ossa_rig_free(&impl->rig);
         return fail(error, doc, r, "nodes",
                     "the node hierarchy is not a forest (cycle or shared child)");
+    }
+    if (r == OSSA_ERROR_LIMIT) {
+        ossa_rig_free(&impl->rig);
+        return fail(error, doc, r, limit.path, limit.message);
+    }
+    uint64_t joint_total = 0; /* palettes of every skin, one after another */
+    for (uint32_t s = 0; r == OSSA_OK && s < doc->skin_count; s++) {
+        joint_total += doc->skins[s].joint_count;
+        if (12 * joint_total > RIG_MAX_FLOATS) {
+            char path[64];
+            snprintf(path, sizeof path, "skins[%u].joints", s);
+            ossa_rig_free(&impl->rig);
+            return fail(error, doc, OSSA_ERROR_LIMIT, path,
+                        "the palettes of all skins would need more than 2^32 floats");
+        }
     }
     ossa_rig_skin *skins = NULL;
     if (r == OSSA_OK) {

@@ -4,40 +4,7 @@
 #include <math.h>
 
 #include "ossa/skin.h"
-
-/* Rotation matrix (3x3 row-major, rows r) to a unit quaternion (x, y, z, w), Shepperd's way:
- * pick the largest of w, x, y, z to divide by so the square root is well away from zero. */
-static void quat_from_rotation(const double r[9], double q[4]) {
-    double trace = r[0] + r[4] + r[8];
-    if (trace > r[0] && trace > r[4] && trace > r[8]) {
-        double s = 2.0 * sqrt(1.0 + trace);
-        q[3] = 0.25 * s;
-        q[0] = (r[7] - r[5]) / s;
-        q[1] = (r[2] - r[6]) / s;
-        q[2] = (r[3] - r[1]) / s;
-    } else if (r[0] >= r[4] && r[0] >= r[8]) {
-        double s = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
-        q[3] = (r[7] - r[5]) / s;
-        q[0] = 0.25 * s;
-        q[1] = (r[1] + r[3]) / s;
-        q[2] = (r[2] + r[6]) / s;
-    } else if (r[4] >= r[8]) {
-        double s = 2.0 * sqrt(1.0 + r[4] - r[0] - r[8]);
-        q[3] = (r[2] - r[6]) / s;
-        q[0] = (r[1] + r[3]) / s;
-        q[1] = 0.25 * s;
-        q[2] = (r[5] + r[7]) / s;
-    } else {
-        double s = 2.0 * sqrt(1.0 + r[8] - r[0] - r[4]);
-        q[3] = (r[3] - r[1]) / s;
-        q[0] = (r[2] + r[6]) / s;
-        q[1] = (r[5] + r[7]) / s;
-        q[2] = 0.25 * s;
-    }
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int i = 0; i < 4; i++)
-        q[i] /= n;
-}
+#include "pose/xform.h"
 
 void skin_dq_from_matrix(const float *m, float *dq) {
     double a[9] = {m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]};
@@ -48,7 +15,7 @@ void skin_dq_from_matrix(const float *m, float *dq) {
     for (int i = 0; i < 9; i++)
         a[i] /= scale;
     double q[4];
-    quat_from_rotation(a, q);
+    xf_quat_from_rotation3(a, q);
     double t[3] = {m[3], m[7], m[11]};
     /* dual = 0.5 * (t, 0) * real */
     double d[4] = {0.5 * (t[0] * q[3] + t[1] * q[2] - t[2] * q[1]),
@@ -95,5 +62,5 @@ void skin_dq_to_matrix(const float *b, float *m) {
 
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out) {
     for (uint32_t j = 0; j < joint_count; j++)
-        skin_dq_from_matrix(palette + 12 * j, out + 12 * j);
+        skin_dq_from_matrix(palette + 12 * (size_t)j, out + 12 * (size_t)j);
 }

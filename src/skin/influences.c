@@ -1,43 +1,20 @@
-/* Decoding and normalising a vertex's influences from its JOINTS_n/WEIGHTS_n sets. */
+/* Decoding and normalising influences (influences.h). */
 #include "influences.h"
 
-#include <string.h>
-
-static float decode_weight(const void *p, ossa_component_type type, int i) {
-    switch (type) {
-    case OSSA_COMPONENT_UNSIGNED_BYTE:
-        return (float)((const uint8_t *)p)[i] / 255.0f;
-    case OSSA_COMPONENT_UNSIGNED_SHORT:
-        return (float)((const uint16_t *)p)[i] / 65535.0f;
-    default: {
-        float w;
-        memcpy(&w, (const uint8_t *)p + 4 * i, sizeof w);
-        return w;
-    }
-    }
-}
-
-static uint32_t decode_joint(const void *p, ossa_component_type type, int i) {
-    if (type == OSSA_COMPONENT_UNSIGNED_BYTE) return ((const uint8_t *)p)[i];
-    uint16_t j;
-    memcpy(&j, (const uint8_t *)p + 2 * i, sizeof j);
-    return j;
-}
+#include "io/error.h"
 
 uint32_t skin_gather_influences(const ossa_skin_input *input, size_t v, uint32_t joint_count,
                                 uint32_t *joints, float *weights, int *out_of_range) {
     uint32_t n = 0;
     float sum = 0.0f;
     for (uint32_t s = 0; s < input->set_count; s++) {
-        const ossa_influence_set *set = &input->sets[s];
-        size_t jsize = set->joints_type == OSSA_COMPONENT_UNSIGNED_BYTE ? 4 : 8;
-        size_t wsize = 4 * ossa_component_size(set->weights_type);
-        const void *jp = skin_element(set->joints, set->joints_stride, jsize, v);
-        const void *wp = skin_element(set->weights, set->weights_stride, wsize, v);
+        uint32_t sj[4];
+        float sw[4];
+        skin_decode_set(&input->sets[s], v, sj, sw);
         for (int i = 0; i < 4; i++) {
-            float w = decode_weight(wp, set->weights_type, i);
+            float w = sw[i];
             if (!(w > 0.0f)) continue; /* zero (and invalid negative/NaN) weights add nothing */
-            uint32_t j = decode_joint(jp, set->joints_type, i);
+            uint32_t j = sj[i];
             if (j >= joint_count) {
                 if (out_of_range) *out_of_range = 1;
                 continue;
@@ -58,4 +35,42 @@ uint32_t skin_gather_influences(const ossa_skin_input *input, size_t v, uint32_t
     for (uint32_t k = 0; k < n; k++)
         weights[k] *= inv;
     return n;
+}
+
+/* Vertices decoded per step through the stack buffers below. */
+#define DECODE_CHUNK 256
+
+ossa_result skin_decode_influences(const ossa_document *doc, const ossa_primitive *prim,
+                                   uint32_t sets, size_t n, uint16_t *joints, float *weights,
+                                   ossa_error *error) {
+    uint32_t raw[4 * DECODE_CHUNK];
+    float decoded[4 * DECODE_CHUNK];
+    size_t per_vertex = 4 * (size_t)sets;
+    for (uint32_t s = 0; s < sets; s++) {
+        const ossa_accessor *ja = &doc->accessors[prim->joints[s]];
+        const ossa_accessor *wa = &doc->accessors[prim->weights[s]];
+        if (ja->components != 4 || wa->components != 4 || ja->count < n || wa->count < n)
+            return ossa_error_set(error, OSSA_ERROR_INVALID, NULL, NULL,
+                                  "JOINTS_%u/WEIGHTS_%u must be VEC4 with one element per vertex",
+                                  s, s);
+        for (size_t first = 0; first < n; first += DECODE_CHUNK) {
+            size_t count = n - first < DECODE_CHUNK ? n - first : DECODE_CHUNK;
+            ossa_result r = ossa_accessor_read_uint(doc, prim->joints[s], first, count, raw);
+            if (r == OSSA_OK)
+                r = ossa_accessor_read_float(doc, prim->weights[s], first, count, decoded);
+            if (r != OSSA_OK)
+                return ossa_error_set(error, r, NULL, NULL, "JOINTS_%u/WEIGHTS_%u cannot be read",
+                                      s, s);
+            for (size_t v = 0; v < count; v++) {
+                uint16_t *jv = joints + (first + v) * per_vertex + 4 * s;
+                float *wv = weights + (first + v) * per_vertex + 4 * s;
+                for (int i = 0; i < 4; i++) {
+                    uint32_t j = raw[4 * v + i];
+                    jv[i] = j > 65535 ? 65535 : (uint16_t)j;
+                    wv[i] = decoded[4 * v + i];
+                }
+            }
+        }
+    }
+    return OSSA_OK;
 }

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "influences.h"
+#include "io/error.h"
+#include "rig/owned.h"
 #include "skin_mesh_internal.h"
 
 /* Per-vertex facts used to order the vertices. */
@@ -14,20 +16,16 @@ typedef struct vertex_key {
 } vertex_key;
 
 static void *mem_alloc(const ossa_allocator *a, size_t size) {
-    if (size == 0) size = 1;
-    return a->alloc ? a->alloc(a->user, size) : malloc(size);
+    return ossa_alloc_array(a, size, 1);
 }
 
 static void mem_free(const ossa_allocator *a, void *p) {
-    if (!p) return;
-    if (a->free)
-        a->free(a->user, p);
-    else
-        free(p);
+    ossa_free(a, p);
 }
 
 /* 64-byte aligned zeroed floats on top of the allocator (the offset is kept before them). */
 static float *alloc_floats(const ossa_allocator *a, size_t count) {
+    if (count > (SIZE_MAX - 64 - sizeof(void *)) / sizeof(float)) return NULL;
     uint8_t *raw = mem_alloc(a, count * sizeof(float) + 64 + sizeof(void *));
     if (!raw) return NULL;
     uintptr_t start = ((uintptr_t)(raw + sizeof(void *)) + 63) & ~(uintptr_t)63;
@@ -52,12 +50,7 @@ static int compare_keys(const void *pa, const void *pb) {
 }
 
 static ossa_result fail(ossa_error *error, ossa_result code, const char *message) {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        strncpy(error->message, message, sizeof error->message - 1);
-    }
-    return code;
+    return ossa_error_set(error, code, NULL, NULL, "%s", message);
 }
 
 void ossa_skin_mesh_free(ossa_skin_mesh *m) {
@@ -73,15 +66,35 @@ void ossa_skin_mesh_free(ossa_skin_mesh *m) {
     mem_free(&a, m);
 }
 
+/* A float stream: 4-byte aligned, stride 0 or a multiple of 4 no smaller than the element. */
+static int bad_float_stream(const float *p, size_t stride, size_t packed) {
+    return p && (((uintptr_t)p % sizeof(float)) != 0 || (stride && stride < packed) ||
+                 stride % sizeof(float) != 0);
+}
+
 static ossa_result check_desc(const ossa_skin_mesh_desc *d, ossa_error *error) {
-    if (!d->input.positions && d->vertex_count)
+    const ossa_skin_input *in = &d->input;
+    if (!in->positions && d->vertex_count)
         return fail(error, OSSA_ERROR_ARGUMENT, "a prepared mesh needs positions");
     if (d->vertex_count > UINT32_MAX - 2 * SKIN_BLOCK * 64)
-        return fail(error, OSSA_ERROR_ARGUMENT, "too many vertices for a prepared mesh");
-    if (d->input.set_count && d->joint_count > 65536)
-        return fail(error, OSSA_ERROR_ARGUMENT, "more than 65536 joints");
-    for (uint32_t s = 0; s < d->input.set_count; s++) {
-        const ossa_influence_set *set = &d->input.sets[s];
+        return fail(error, OSSA_ERROR_LIMIT, "too many vertices for a prepared mesh");
+    if (in->set_count && !in->sets)
+        return fail(error, OSSA_ERROR_ARGUMENT, "set_count is not 0 but sets is NULL");
+    if (in->set_count > SKIN_MAX_SETS)
+        return fail(error, OSSA_ERROR_LIMIT,
+                    "more than 63 JOINTS_n/WEIGHTS_n sets (252 influences per vertex)");
+    if (in->set_count && d->joint_count > 65536)
+        return fail(error, OSSA_ERROR_LIMIT, "more than 65536 joints");
+    if (d->target_count && !d->targets)
+        return fail(error, OSSA_ERROR_ARGUMENT, "target_count is not 0 but targets is NULL");
+    if (bad_float_stream(in->positions, in->positions_stride, 12) ||
+        bad_float_stream(in->normals, in->normals_stride, 12) ||
+        bad_float_stream(in->tangents, in->tangents_stride, 16))
+        return fail(error, OSSA_ERROR_ARGUMENT,
+                    "a vertex stream is not 4-byte aligned or its stride is smaller than its "
+                    "element or not a multiple of 4");
+    for (uint32_t s = 0; s < in->set_count; s++) {
+        const ossa_influence_set *set = &in->sets[s];
         if (!set->joints || !set->weights)
             return fail(error, OSSA_ERROR_ARGUMENT, "an influence set lacks joints or weights");
         if (set->joints_type != OSSA_COMPONENT_UNSIGNED_BYTE &&
@@ -92,6 +105,19 @@ static ossa_result check_desc(const ossa_skin_mesh_desc *d, ossa_error *error) {
             set->weights_type != OSSA_COMPONENT_UNSIGNED_SHORT)
             return fail(error, OSSA_ERROR_ARGUMENT,
                         "weights must be float or normalized unsigned byte or short");
+        if ((set->joints_stride && set->joints_stride < skin_joints_bytes(set)) ||
+            (set->weights_stride && set->weights_stride < skin_weights_bytes(set)))
+            return fail(error, OSSA_ERROR_ARGUMENT,
+                        "an influence set's stride is smaller than its 4 components");
+    }
+    for (uint32_t t = 0; t < d->target_count; t++) {
+        const ossa_morph_target_streams *ts = &d->targets[t];
+        if (bad_float_stream(ts->positions, ts->positions_stride, 12) ||
+            bad_float_stream(ts->normals, ts->normals_stride, 12) ||
+            bad_float_stream(ts->tangents, ts->tangents_stride, 12))
+            return fail(error, OSSA_ERROR_ARGUMENT,
+                        "a morph target stream is not 4-byte aligned or its stride is smaller "
+                        "than its element or not a multiple of 4");
     }
     return OSSA_OK;
 }
@@ -111,17 +137,19 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
     *out = NULL;
     ossa_result r = check_desc(d, error);
     if (r != OSSA_OK) return r;
-    const ossa_allocator *a = &d->allocator;
+    const ossa_allocator allocator = ossa_allocator_resolve(&d->allocator);
+    const ossa_allocator *a = &allocator;
     const ossa_skin_input *in = &d->input;
     size_t n = d->vertex_count;
-    uint32_t cap = 4 * in->set_count;
+    uint32_t cap = 4 * in->set_count;                     /* at most 252 (check_desc) */
+    size_t influence_slots = n * (size_t)(cap ? cap : 1); /* n < 2^32: fits 64 bits */
     ossa_skin_mesh *m = mem_alloc(a, sizeof *m);
-    vertex_key *keys = mem_alloc(a, n * sizeof *keys);
-    uint32_t *all_joints = mem_alloc(a, n * (size_t)(cap ? cap : 1) * sizeof(uint32_t));
-    float *all_weights = mem_alloc(a, n * (size_t)(cap ? cap : 1) * sizeof(float));
+    vertex_key *keys = ossa_alloc_array(a, n, sizeof *keys);
+    uint32_t *all_joints = ossa_alloc_array(a, influence_slots, sizeof(uint32_t));
+    float *all_weights = ossa_alloc_array(a, influence_slots, sizeof(float));
     if (m) {
         memset(m, 0, sizeof *m);
-        m->allocator = *a;
+        m->allocator = allocator;
     }
     if (!m || !keys || !all_joints || !all_weights) goto out_of_memory;
     m->vertex_count = n;
@@ -159,7 +187,7 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
         if (c > m->max_influences) m->max_influences = c;
     }
     qsort(keys, n, sizeof *keys, compare_keys);
-    m->histogram = mem_alloc(a, (m->max_influences + 1) * sizeof(size_t));
+    m->histogram = ossa_alloc_array(a, m->max_influences + 1, sizeof(size_t));
     if (!m->histogram) goto out_of_memory;
     memset(m->histogram, 0, (m->max_influences + 1) * sizeof(size_t));
     for (size_t v = 0; v < n; v++)
@@ -180,7 +208,7 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
         mem_free(a, all_joints);
         mem_free(a, all_weights);
         ossa_skin_mesh_free(m);
-        return fail(error, OSSA_ERROR_ARGUMENT, "the mesh is too large for one prepared mesh");
+        return fail(error, OSSA_ERROR_LIMIT, "the mesh is too large for one prepared mesh");
     }
     m->block_count = block_count;
     m->slot_count = block_count * SKIN_BLOCK;
@@ -188,11 +216,13 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
         SKIN_BLOCK * (3 * (size_t)m->morph_positions + 3 * (size_t)m->morph_normals +
                       3 * (size_t)m->morph_tangents);
     m->morph_block_floats = m->morph_target_floats * m->target_count;
-    m->blocks = mem_alloc(a, block_count * sizeof *m->blocks);
+    m->blocks = ossa_alloc_array(a, block_count, sizeof *m->blocks);
     m->data = alloc_floats(a, floats);
     m->rel_joints = mem_alloc(a, rel);
-    m->abs_joints = mem_alloc(a, abs * sizeof(uint16_t));
-    m->order = mem_alloc(a, m->slot_count * sizeof(uint32_t));
+    m->abs_joints = ossa_alloc_array(a, abs, sizeof(uint16_t));
+    m->order = ossa_alloc_array(a, m->slot_count, sizeof(uint32_t));
+    if (m->morph_block_floats && block_count > SIZE_MAX / sizeof(float) / m->morph_block_floats)
+        goto out_of_memory; /* more morph data than an address space holds */
     if (m->morph_block_floats) m->morph = alloc_floats(a, m->morph_block_floats * block_count);
     if (!m->blocks || !m->data || !m->rel_joints || !m->abs_joints || !m->order ||
         (m->morph_block_floats && !m->morph))

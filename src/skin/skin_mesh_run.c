@@ -1,6 +1,8 @@
 /* ossa_skin_mesh_run: backend choice, per-call context, and the generic output store. */
+#include <stdint.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "skin_mesh_internal.h"
 
 static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
@@ -52,16 +54,75 @@ static skin_range_fn range_function(ossa_skin_backend backend) {
     }
 }
 
-void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
-                        const ossa_skin_output *output, size_t begin, size_t end) {
+/* 0 when an output stream is usable: NULL, or 4-byte aligned with a stride of 0 or a multiple
+ * of 4 no smaller than the element. */
+static int bad_output(const float *p, size_t stride, size_t packed) {
+    return p && (((uintptr_t)p % sizeof(float)) != 0 || (stride && stride < packed) ||
+                 stride % sizeof(float) != 0);
+}
+
+static ossa_result refuse(ossa_error *error, const char *message) {
+    return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL, "ossa_skin_mesh_run: %s",
+                          message);
+}
+
+/* Everything ossa_skin_mesh_run checks before it writes anything. */
+static ossa_result check_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
+                             const ossa_skin_output *output, size_t capacity, size_t begin,
+                             size_t end, ossa_error *error) {
+    if (!mesh || !frame || !output) return refuse(error, "mesh, frame and output are required");
+    if (frame->mode != OSSA_SKIN_LBS && frame->mode != OSSA_SKIN_DQS)
+        return refuse(error, "unknown skinning mode");
+    if (frame->order != OSSA_SKIN_ORDER_PREPARED && frame->order != OSSA_SKIN_ORDER_ORIGINAL)
+        return refuse(error, "unknown output order");
+    if ((unsigned)frame->backend >= OSSA_SKIN_BACKEND_COUNT)
+        return refuse(error, "unknown backend");
+    if (begin > end) return refuse(error, "begin is after end");
+    if (mesh->joint_count) {
+        if (frame->mode == OSSA_SKIN_DQS && !frame->dual_quats)
+            return refuse(error, "DQS needs frame->dual_quats (see ossa_skin_dual_quats)");
+        if (frame->mode == OSSA_SKIN_LBS && !frame->palette)
+            return refuse(error, "a skinned mesh needs frame->palette");
+        if (frame->joint_count < mesh->joint_count)
+            return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL,
+                                  "ossa_skin_mesh_run: the palette holds %u joints, the mesh "
+                                  "uses %u",
+                                  frame->joint_count, mesh->joint_count);
+    }
+    if (!frame->morph_weights && frame->morph_weight_count)
+        return refuse(error, "morph_weight_count is not 0 but morph_weights is NULL");
+    if (!output->positions) return refuse(error, "output positions are required");
+    if (output->normals && !mesh->has_normals)
+        return refuse(error, "output normals asked for, but the mesh has no normals");
+    if (output->tangents && !mesh->has_tangents)
+        return refuse(error, "output tangents asked for, but the mesh has no tangents");
+    if (bad_output(output->positions, output->positions_stride, 12) ||
+        bad_output(output->normals, output->normals_stride, 12) ||
+        bad_output(output->tangents, output->tangents_stride, 16))
+        return refuse(error, "an output stream is not 4-byte aligned or its stride is smaller "
+                             "than its element or not a multiple of 4");
+    size_t needed = frame->order == OSSA_SKIN_ORDER_ORIGINAL
+                        ? mesh->vertex_count
+                        : (end < mesh->slot_count ? end : mesh->slot_count);
+    if (begin >= end || begin >= mesh->slot_count) needed = 0; /* nothing will be written */
+    if (capacity < needed)
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, NULL,
+                              "ossa_skin_mesh_run: the output holds %zu elements, this range "
+                              "needs %zu",
+                              capacity, needed);
+    return OSSA_OK;
+}
+
+ossa_result ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
+                               const ossa_skin_output *output, size_t output_capacity, size_t begin,
+                               size_t end, ossa_error *error) {
+    ossa_result r = check_run(mesh, frame, output, output_capacity, begin, end, error);
+    if (r != OSSA_OK) return r;
     skin_ctx ctx;
     ctx.mesh = mesh;
     ctx.dqs = frame->mode == OSSA_SKIN_DQS;
     ctx.table = NULL;
-    if (mesh->joint_count) {
-        ctx.table = ctx.dqs ? frame->dual_quats : frame->palette;
-        if (!ctx.table || frame->joint_count < mesh->joint_count) return;
-    }
+    if (mesh->joint_count) ctx.table = ctx.dqs ? frame->dual_quats : frame->palette;
     memcpy(ctx.transform, !mesh->joint_count && frame->transform ? frame->transform : identity,
            sizeof ctx.transform);
     ctx.morph_weights = frame->morph_weights;
@@ -70,6 +131,7 @@ void ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame
                        12 * (size_t)(output->normals && mesh->has_normals);
     ctx.nontemporal = mesh->slot_count * out_bytes >= SKIN_NONTEMPORAL_BYTES;
     range_function(frame->backend)(&ctx, output, frame->order, begin, end);
+    return OSSA_OK;
 }
 
 static float *element(float *base, size_t stride, size_t packed, size_t i) {

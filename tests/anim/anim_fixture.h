@@ -16,8 +16,8 @@ typedef struct anim_fixture {
     ossa_rig *rig;
     ossa_clip_set *clips;
     ossa_pose pose;
-    float *world;    /* 12 per rig node */
-    float *palettes; /* world-space palettes of every skin, skin order */
+    float *world;                      /* 12 per rig node */
+    float *palettes;                   /* world-space palettes of every skin, skin order */
     uint32_t *cursor, cursor_capacity; /* a cursor for the largest clip */
 } anim_fixture;
 

@@ -45,8 +45,8 @@ static void check_library(const char *model, const cJSON *golden, int anim, doub
     int loaded = anim_fixture_load(&f, ossa_test_shared_path(model), NULL);
     CHECKF(loaded, "%s: %s loads", name, model);
     if (!loaded) return;
-    CHECKF(anim >= 0 && (uint32_t)anim < ossa_clip_set_count(f.clips), "%s: animation %d exists", name,
-           anim);
+    CHECKF(anim >= 0 && (uint32_t)anim < ossa_clip_set_count(f.clips), "%s: animation %d exists",
+           name, anim);
     if (anim >= 0 && (uint32_t)anim < ossa_clip_set_count(f.clips)) {
         const ossa_clip *clip = ossa_clip_set_clip(f.clips, anim);
         const cJSON *sample;

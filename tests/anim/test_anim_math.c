@@ -9,6 +9,9 @@
 #include "ossa/sample.h"
 #include "ossa/palette.h"
 #include "ossa/rig.h"
+#include "ossa/skin.h"
+#include "anim/key_search.h"
+#include "anim/slerp.h"
 #include "anim/track_batch.h"
 #include "pose/pose_avx512.h"
 #include "pose/xform.h"
@@ -287,8 +290,8 @@ static void test_interpolation(void) {
         {0, OSSA_PATH_SCALE, OSSA_INTERP_STEP, 3, 0, 27, 7},
         {0, OSSA_PATH_WEIGHTS, OSSA_INTERP_LINEAR, 2, 0, 36, 0},
         {0, OSSA_PATH_ROTATION, OSSA_INTERP_LINEAR, 4, 1, 42, 3}};
-    ossa_clip clip = {&rig, "c",  0.0f, 4.0f,  4.0f,   2,     timelines, 4,
-                      tracks, 0,    times, values, batch, one_rest,  one_rest_weights};
+    ossa_clip clip = {&rig,   "c", 0.0f,  4.0f,   4.0f,  2,        timelines,       4,
+                      tracks, 0,   times, values, batch, one_rest, one_rest_weights};
     ossa_trs local;
     float weights[2];
     ossa_pose pose = {&local, weights};
@@ -461,11 +464,11 @@ static void test_palettes(void) {
     ossa_trs local[3];
     ossa_pose pose = {local, NULL};
     ossa_pose_set_rest(&rig, &pose);
-    float world[36], pw[24], pm[24], all[24], dq[16];
+    float world[36], pw[24], pm[24], all[24], dq[24];
     ossa_fk_matrices(&rig, &pose, world);
     CHECK(ossa_palette_floats(&rig, 0) == 24);
-    ossa_palette_world(&rig, 0, world, pw);
-    ossa_palette_mesh(&rig, 0, 0, world, pm);
+    CHECK(ossa_palette_world(&rig, 0, world, pw, NULL) == OSSA_OK);
+    CHECK(ossa_palette_mesh(&rig, 0, 0, world, pm, NULL) == OSSA_OK);
     /* At rest the IBMs undo the joints: identity world-space palette for joint 0. */
     for (int k = 0; k < 12; k++)
         CHECK_NEAR(pw[k], (k % 5 == 0) ? 1.0 : 0.0, 1e-6);
@@ -477,10 +480,11 @@ static void test_palettes(void) {
     }
     ossa_fk_palettes_world(&rig, &pose, world, all);
     CHECK(memcmp(all, pw, sizeof pw) == 0);
-    /* Dual quaternions: unit real part, and they transform points like the matrices. */
-    ossa_palette_dual_quat(pw, 2, dq);
+    /* Dual quaternions (the one conversion, skin.h): unit real part, and with their scale they
+     * transform points like the matrices. */
+    ossa_skin_dual_quats(pw, 2, dq);
     for (int j = 0; j < 2; j++) {
-        const float *r = dq + 8 * j, *d = r + 4;
+        const float *r = dq + 12 * j, *d = r + 4, s = r[8];
         CHECK_NEAR(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3], 1.0, 1e-6);
         CHECK_NEAR(r[0] * d[0] + r[1] * d[1] + r[2] * d[2] + r[3] * d[3], 0.0, 1e-6);
         float conj[4] = {-r[0], -r[1], -r[2], r[3]}, t[4];
@@ -489,7 +493,7 @@ static void test_palettes(void) {
         xf_quat_rotate(r, p, rp);
         const float *m = pw + 12 * j;
         for (int k = 0; k < 3; k++)
-            CHECK_NEAR(rp[k] + 2.0f * t[k],
+            CHECK_NEAR(s * rp[k] + 2.0f * t[k],
                        m[4 * k] * p[0] + m[4 * k + 1] * p[1] + m[4 * k + 2] * p[2] + m[4 * k + 3],
                        1e-5);
     }

@@ -234,8 +234,10 @@ static void check_shuffle(anim_fixture *f, const char *path, const char *name) {
     if (loaded) {
         shuffles_checked++;
         CHECK(ossa_clip_set_count(g.clips) == ossa_clip_set_count(f->clips));
-        for (uint32_t c = 0; c < ossa_clip_set_count(f->clips) && c < ossa_clip_set_count(g.clips); c++) {
-            const ossa_clip *ca = ossa_clip_set_clip(f->clips, c), *cb = ossa_clip_set_clip(g.clips, c);
+        for (uint32_t c = 0; c < ossa_clip_set_count(f->clips) && c < ossa_clip_set_count(g.clips);
+             c++) {
+            const ossa_clip *ca = ossa_clip_set_clip(f->clips, c),
+                            *cb = ossa_clip_set_clip(g.clips, c);
             for (int k = 0; k <= 8; k++) {
                 float t = ca->start + (ca->duration * (float)k) / 8.0f + (k == 8 ? 0.5f : 0.0f);
                 if (k == 3) t = (float)(ca->start + frand() * ca->duration);

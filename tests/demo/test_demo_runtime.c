@@ -61,7 +61,8 @@ static int rig_node(const player *p, const char *name) {
 static size_t skin(player *p, int node, uint32_t prim) {
     int32_t mesh = p->rig->mesh[node], skin_index = p->rig->skin[node];
     ossa_fk_matrices(p->rig, &p->pose, p->world);
-    ossa_palette_mesh(p->rig, (uint32_t)skin_index, node, p->world, p->palette);
+    CHECK(ossa_palette_mesh(p->rig, (uint32_t)skin_index, node, p->world, p->palette, NULL) ==
+          OSSA_OK);
     ossa_skin_mesh *prepared = NULL;
     CHECK(ossa_skin_mesh_from_document(p->doc, (uint32_t)mesh, prim, skin_index, NULL, &prepared,
                                        NULL) == OSSA_OK);
@@ -75,7 +76,8 @@ static size_t skin(player *p, int node, uint32_t prim) {
     frame.order = OSSA_SKIN_ORDER_ORIGINAL;
     ossa_skin_output out = {0};
     out.positions = p->skinned;
-    ossa_skin_mesh_run(prepared, &frame, &out, 0, ossa_skin_mesh_slot_count(prepared));
+    CHECK(ossa_skin_mesh_run(prepared, &frame, &out, 1024, 0, ossa_skin_mesh_slot_count(prepared),
+                             NULL) == OSSA_OK);
     ossa_skin_mesh_free(prepared);
     return n;
 }
@@ -103,7 +105,8 @@ int main(void) {
         CHECK(ossa_clip_set_count(p.clips) == 3);
         const char *names[3] = {"idle", "gust", "tick"};
         for (uint32_t c = 0; c < ossa_clip_set_count(p.clips) && c < 3; c++) {
-            CHECK(ossa_clip_name(ossa_clip_set_clip(p.clips, c)) && !strcmp(ossa_clip_name(ossa_clip_set_clip(p.clips, c)), names[c]));
+            CHECK(ossa_clip_name(ossa_clip_set_clip(p.clips, c)) &&
+                  !strcmp(ossa_clip_name(ossa_clip_set_clip(p.clips, c)), names[c]));
             CHECK_NEAR(ossa_clip_duration(ossa_clip_set_clip(p.clips, c)), OSSA_DEMO_DURATION, 0);
         }
         CHECK(rig_node(&p, "windmill") >= 0 && rig_node(&p, "tentacle") >= 0);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image.h"
 #include "ossa/gl.h"
 
 int run_cli(const char *arguments) {
@@ -30,8 +31,8 @@ double silhouette_iou(const char *png_a, const char *png_b, double *coverage) {
     int wa, ha, wb, hb;
     uint8_t *a = NULL, *b = NULL;
     double iou = -1;
-    if (ossa_png_read_rgb(png_a, &wa, &ha, &a, NULL) == OSSA_OK &&
-        ossa_png_read_rgb(png_b, &wb, &hb, &b, NULL) == OSSA_OK && wa == wb && ha == hb) {
+    if (image_png_read_rgb(png_a, &wa, &ha, &a, NULL) == OSSA_OK &&
+        image_png_read_rgb(png_b, &wb, &hb, &b, NULL) == OSSA_OK && wa == wb && ha == hb) {
         uint8_t background[3];
         ossa_gpu_renderer_background(background);
         size_t both = 0, either = 0, in_a = 0, n = (size_t)wa * (size_t)ha;
@@ -47,4 +48,19 @@ double silhouette_iou(const char *png_a, const char *png_b, double *coverage) {
     free(a);
     free(b);
     return iou;
+}
+
+long pixels_differ(const char *png_a, const char *png_b) {
+    int wa, ha, wb, hb;
+    uint8_t *a = NULL, *b = NULL;
+    long differ = -1;
+    if (image_png_read_rgb(png_a, &wa, &ha, &a, NULL) == OSSA_OK &&
+        image_png_read_rgb(png_b, &wb, &hb, &b, NULL) == OSSA_OK && wa == wb && ha == hb) {
+        differ = 0;
+        for (size_t i = 0; i < (size_t)wa * (size_t)ha; i++)
+            differ += memcmp(a + 3 * i, b + 3 * i, 3) != 0;
+    }
+    free(a);
+    free(b);
+    return differ;
 }

@@ -9,4 +9,8 @@ int run_cli(const char *arguments);
  * read or the sizes differ. *coverage receives the first image's silhouette fraction. */
 double silhouette_iou(const char *png_a, const char *png_b, double *coverage);
 
+/* Pixels whose colour differs between two PNGs of the same size; -1 when they cannot be read or
+ * differ in size. */
+long pixels_differ(const char *png_a, const char *png_b);
+
 #endif

@@ -67,9 +67,10 @@ static int cpu_skin(const ossa_document *document, int mesh, int primitive, int 
     ossa_skin_output out = {0};
     out.positions = positions;
     out.normals = ossa_skin_mesh_has_normals(prepared) ? normals : NULL;
-    ossa_skin_mesh_run(prepared, &f, &out, 0, ossa_skin_mesh_slot_count(prepared));
+    ossa_result r = ossa_skin_mesh_run(prepared, &f, &out, ossa_skin_mesh_vertex_count(prepared), 0,
+                                       ossa_skin_mesh_slot_count(prepared), NULL);
     ossa_skin_mesh_free(prepared);
-    return 1;
+    return r == OSSA_OK;
 }
 
 static void check_entry(const char *name, double t, const ossa_document *document,

@@ -75,7 +75,7 @@ static void evaluate(model *m) {
         ossa_fk_matrices(rig, &pose, world);
         float *palette = m->palette + (size_t)12 * m->joints * i;
         if (m->skin >= 0)
-            ossa_palette_world(rig, (uint32_t)m->skin, world, palette);
+            CHECK(ossa_palette_world(rig, (uint32_t)m->skin, world, palette, NULL) == OSSA_OK);
         else
             memcpy(palette, world + 12 * m->node, 12 * sizeof(float));
         if (m->weights)
@@ -198,15 +198,16 @@ static void check_model(const char *relative) {
                 out.positions = cpu_p;
                 out.normals = ossa_skin_mesh_has_normals(cpu) ? cpu_n : NULL;
                 if (dual && variants[v].streams) {
-                    ossa_skin_streams(&reference.input, f.palette, m.joints, OSSA_SKIN_DQS, &out, 0,
-                                      n);
+                    CHECK(ossa_skin_streams(&reference.input, f.palette, m.joints, OSSA_SKIN_DQS,
+                                            &out, 0, n, NULL) == OSSA_OK);
                 } else {
                     if (dual) {
                         ossa_skin_dual_quats(f.palette, m.joints, dual_quats);
                         f.dual_quats = dual_quats;
                         f.mode = OSSA_SKIN_DQS;
                     }
-                    ossa_skin_mesh_run(cpu, &f, &out, 0, ossa_skin_mesh_slot_count(cpu));
+                    CHECK(ossa_skin_mesh_run(cpu, &f, &out, n, 0, ossa_skin_mesh_slot_count(cpu),
+                                             NULL) == OSSA_OK);
                 }
                 for (size_t j = 0; j < 3 * n; j++) {
                     double d = fabs(gpu_p[3 * n * i + j] - cpu_p[j]);

@@ -1,6 +1,6 @@
 /* `ossa render`: a GPU-skinned PNG has the silhouette of the CPU-skinned one (IoU >= 0.98), the
- * SSBO palette path draws the same frame, a GIF holds the requested frames, a %d pattern writes
- * one PNG per frame, and bad arguments are usage errors. */
+ * SSBO palette path draws the same frame, CPU skinning honours --method dqs, a GIF holds the
+ * requested frames, a %d pattern writes one PNG per frame, and bad arguments are usage errors. */
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +31,28 @@ static void check_silhouettes(const char *model, const char *extra, const char *
            coverage);
     iou = silhouette_iou(gpu, ssbo, NULL);
     CHECKF(iou >= 0.999, "%s: buffer texture vs SSBO IoU %.5f", tag, iou);
+}
+
+/* --skinning cpu --method dqs skins with dual quaternions on the CPU (ossa_character_skin): its
+ * frame is the GPU's DQS frame to a few pixels, and visibly not the LBS frame (CesiumMan's
+ * elbows and knees). */
+static void check_cpu_dqs(void) {
+    const char *model = ossa_test_shared_path("models/CesiumMan/glTF-Binary/CesiumMan.glb");
+    static const char *const runs[][2] = {{"cpu", "lbs"}, {"cpu", "dqs"}, {"gpu", "dqs"}};
+    for (int i = 0; i < 3; i++) {
+        char args[2048];
+        snprintf(args, sizeof args,
+                 "render '%s' --time 1.0 --no-grid --size 320x240 --skinning %s --method %s -o "
+                 "dqs_%s_%s.png",
+                 model, runs[i][0], runs[i][1], runs[i][0], runs[i][1]);
+        CHECK(run_cli(args) == 0);
+    }
+    long lbs_vs_dqs = pixels_differ("dqs_cpu_lbs.png", "dqs_cpu_dqs.png");
+    long cpu_vs_gpu = pixels_differ("dqs_cpu_dqs.png", "dqs_gpu_dqs.png");
+    printf("cpu dqs: %ld pixels differ from cpu lbs, %ld from gpu dqs\n", lbs_vs_dqs, cpu_vs_gpu);
+    CHECKF(lbs_vs_dqs > 500, "cpu DQS draws like LBS (%ld pixels differ)", lbs_vs_dqs);
+    CHECKF(cpu_vs_gpu >= 0 && cpu_vs_gpu * 10 < lbs_vs_dqs, "cpu DQS vs gpu DQS: %ld pixels",
+           cpu_vs_gpu);
 }
 
 static void check_gif(void) {
@@ -81,6 +103,7 @@ int main(void) {
     snprintf(model, sizeof model, "%s",
              ossa_test_shared_path("models/MorphStressTest/MorphStressTest.gltf"));
     check_silhouettes(model, "--anim 1 --time 0.7", "morph");
+    check_cpu_dqs();
     check_gif();
     check_sequence();
     CHECK(run_cli("render --bogus -o x.png") == 2);

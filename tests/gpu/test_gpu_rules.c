@@ -20,6 +20,7 @@
 
 #include "golden_palette.h"
 #include "gpu/influence_upload.h"
+#include "image.h"
 #include "ossa/document.h"
 #include "ossa/gl.h"
 #include "ossa/skin.h"
@@ -90,7 +91,10 @@ static void cpu_skin(const ossa_document *document, uint32_t mesh, uint32_t prim
     ossa_skin_output out = {0};
     out.positions = positions;
     out.normals = normals;
-    ossa_skin_mesh_run(prepared, &f, &out, 0, ossa_skin_mesh_slot_count(prepared));
+    size_t n = ossa_skin_mesh_vertex_count(prepared);
+    CHECKF(ossa_skin_mesh_run(prepared, &f, &out, n, 0, ossa_skin_mesh_slot_count(prepared),
+                              &error) == OSSA_OK,
+           "CPU skinning: %s", error.message);
     ossa_skin_mesh_free(prepared);
 }
 
@@ -263,12 +267,14 @@ static void check_joint_beyond_count(const ossa_document *document, ossa_gpu_mes
     float *gpu_p = calloc((size_t)n * 3, 4), *gpu_n = calloc((size_t)n * 3, 4);
     for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++) {
         ossa_skin_output out = {cpu_p, 0, cpu_n, 0, NULL, 0};
-        ossa_skin_streams(&input, palette, RULES_JOINTS - 1, (ossa_skin_mode)mode, &out, 0, n);
+        ossa_error error;
+        CHECKF(ossa_skin_streams(&input, palette, RULES_JOINTS - 1, (ossa_skin_mode)mode, &out, 0,
+                                 n, &error) == OSSA_OK,
+               "stream kernel: %s", error.message);
         ossa_gpu_skinning skinning = {0};
         skinning.method = mode == OSSA_SKIN_DQS ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND;
         skinning.joint_count = RULES_JOINTS - 1;
         skinning.skip_morph = 1;
-        ossa_error error;
         CHECKF(ossa_gpu_skin_feedback(context, mesh, 0, frame, &skinning, gpu_p, gpu_n, &error) ==
                    OSSA_OK,
                "feedback: %s", error.message);
@@ -357,7 +363,7 @@ static void check_silhouettes(const ossa_document *document, ossa_gpu_mesh *mesh
         ossa_gpu_renderer_read_rgb(renderer, rgb[cpu]);
         snprintf(names[cpu], sizeof names[cpu], "rules_pose%d_%s_%s.png", pose, mode_name(mode),
                  cpu ? "cpu" : "gpu");
-        CHECK(ossa_png_write_rgb(names[cpu], IMAGE, IMAGE, rgb[cpu], NULL) == OSSA_OK);
+        CHECK(image_png_write_rgb(names[cpu], IMAGE, IMAGE, rgb[cpu], NULL) == OSSA_OK);
     }
     double coverage = 0, iou = silhouette_iou(names[0], names[1], &coverage);
     int shaded_apart = 0;
@@ -431,14 +437,16 @@ static void check_shared_entry(const ossa_document *document, ossa_gpu_mesh **me
     f.order = OSSA_SKIN_ORDER_ORIGINAL;
     int has_normals = ossa_skin_mesh_has_normals(prepared);
     ossa_skin_output out = {cpu_p, 0, has_normals ? cpu_n : NULL, 0, NULL, 0};
-    ossa_skin_mesh_run(prepared, &f, &out, 0, ossa_skin_mesh_slot_count(prepared));
+    ossa_error error;
+    CHECKF(ossa_skin_mesh_run(prepared, &f, &out, n, 0, ossa_skin_mesh_slot_count(prepared),
+                              &error) == OSSA_OK,
+           "%s: CPU skinning: %s", name, error.message);
     ossa_skin_mesh_free(prepared);
 
     ossa_gpu_frame_data_upload(frame, palette, joints, weights, weight_count);
     ossa_gpu_skinning skinning = {0};
     skinning.method = OSSA_GPU_DUAL_QUATERNION;
     skinning.joint_count = joints;
-    ossa_error error;
     CHECKF(ossa_gpu_skin_feedback(context, meshes[mesh], prim, frame, &skinning, gpu_p, gpu_n,
                                   &error) == OSSA_OK,
            "%s: %s", name, error.message);

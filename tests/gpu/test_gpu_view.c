@@ -17,7 +17,8 @@ static double clip_start(const char *model) {
     double start = -1;
     if (ossa_document_load_file(model, NULL, &document, NULL) == OSSA_OK &&
         ossa_rig_build(document, NULL, &rig, NULL) == OSSA_OK &&
-        ossa_clip_set_build(document, rig, NULL, &clips, NULL) == OSSA_OK && ossa_clip_set_count(clips))
+        ossa_clip_set_build(document, rig, NULL, &clips, NULL) == OSSA_OK &&
+        ossa_clip_set_count(clips))
         start = ossa_clip_start(ossa_clip_set_clip(clips, 0));
     ossa_clip_set_free(clips);
     ossa_rig_free(rig);

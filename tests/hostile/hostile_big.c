@@ -156,7 +156,8 @@ static void huge_skin(void) {
             ossa_pose pose = {local, NULL};
             ossa_pose_set_rest(rig, &pose);
             ossa_fk_matrices(rig, &pose, world);
-            ossa_palette_mesh(rig, 0, rig->rig_from_gltf[JOINTS], world, palette);
+            CHECK(ossa_palette_mesh(rig, 0, rig->rig_from_gltf[JOINTS], world, palette, NULL) ==
+                  OSSA_OK);
             const float *last = palette + (size_t)(JOINTS - 1) * OSSA_MATRIX_FLOATS;
             static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
             double worst = 0;
@@ -169,7 +170,8 @@ static void huge_skin(void) {
             frame.joint_count = JOINTS;
             frame.order = OSSA_SKIN_ORDER_ORIGINAL;
             ossa_skin_output output = {out, 0, NULL, 0, NULL, 0};
-            ossa_skin_mesh_run(mesh, &frame, &output, 0, ossa_skin_mesh_slot_count(mesh));
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &output, 64, 0, ossa_skin_mesh_slot_count(mesh),
+                                     NULL) == OSSA_OK);
             for (int i = 0; i < 9; i++)
                 CHECK_NEAR(out[i], positions[i], 1e-6);
         }

@@ -400,8 +400,10 @@ static void data_uris(void) {
     run_data_uri("base64: NUL inside", uri, 3, OSSA_ERROR_INVALID);
     snprintf(uri, sizeof uri, "%sQUJD", p);
     run_data_uri("base64: decodes shorter than byteLength", uri, 4, OSSA_ERROR_INVALID);
-    run_data_uri("data URI without base64", "data:application/octet-stream,ABC", 3,
-                 OSSA_ERROR_UNSUPPORTED);
+    run_data_uri("data URI percent-encoded (A%42C)", "data:application/octet-stream,A%42C", 3,
+                 OSSA_OK);
+    run_data_uri("data URI percent-encoded, bad escape", "data:application/octet-stream,A%4", 2,
+                 OSSA_ERROR_INVALID);
     run_data_uri("data URI without a comma", "data:application/octet-stream;base64", 3,
                  OSSA_ERROR_INVALID);
 }
@@ -463,6 +465,7 @@ static void uris(void) {
     run_uri("uri: relative, inside the folder", "inside.bin", 0, OSSA_OK);
     run_uri("uri: ../", "../outside.bin", 0, OSSA_ERROR_INVALID);
     run_uri("uri: a/../../", "model/../../outside.bin", 0, OSSA_ERROR_INVALID);
+    run_uri("uri: a/../ staying inside", "no-such-folder/../inside.bin", 0, OSSA_OK);
     run_uri("uri: percent-encoded ..", "%2e%2e/outside.bin", 0, OSSA_ERROR_INVALID);
     /* A backslash is no separator on POSIX: the name is a file that does not exist. */
     run_uri("uri: ..\\\\ (backslash)", "..\\\\outside.bin", 0, OSSA_ERROR_IO);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs ossa into a temporary prefix (then moves it, to prove the package is relocatable),
-# checks that libossa.so exports the public API and nothing else, and builds examples/play.c
-# and docs/quickstart.c against it three ways: CMake
-# find_package(ossa) with ossa::ossa, pkg-config with the shared library, pkg-config --static.
+# checks that libossa.so and libossa-gl.so export their public API and nothing else, and builds
+# examples/play.c, docs/quickstart.c and (with the GL layer) examples/crowd_gl.c against it
+# three ways: CMake find_package(ossa) with ossa::ossa / ossa::gl, pkg-config with the shared
+# libraries, pkg-config --static.
 # Each program runs on the demo model written by the installed `ossa demo`.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER [SANITIZE]
 set -eu
@@ -35,20 +36,38 @@ done
 for f in libossa.a libossa.so cmake/ossa/ossaConfig.cmake cmake/ossa/ossaTargets.cmake; do
     [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
 done
-[ ! -e "$prefix/include/ossa/gl.h" ] || fail "gl.h installed without its library"
-
-# The shared library exports exactly the functions the installed headers declare: none of the
-# internal ones (also named ossa_), none missing.
-declared=$(grep -hoE '^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\(' "$prefix"/include/ossa/*.h |
-    sed -E 's/.*[ *](ossa_[a-z0-9_]+)\($/\1/' | sort -u)
-exported=$(nm -D --defined-only "$libdir/libossa.so" | awk '$2 == "T" { print $3 }' | sort -u)
-[ -n "$declared" ] || fail "no function declarations found in the installed headers"
-if [ "$declared" != "$exported" ]; then
-    echo "$declared" >"$tmp/declared"
-    echo "$exported" >"$tmp/exported"
-    diff "$tmp/declared" "$tmp/exported" >&2 || true
-    fail "libossa.so exports other functions than the headers declare (< declared, > exported)"
+# The OpenGL layer is installed with its header, or neither is.
+gl=0
+[ -e "$libdir/libossa-gl.so" ] && gl=1
+if [ $gl = 1 ]; then
+    for f in include/ossa/gl.h; do [ -f "$prefix/$f" ] || fail "$f not installed"; done
+    for f in libossa-gl.a pkgconfig/ossa-gl.pc; do
+        [ -e "$libdir/$f" ] || fail "$f not installed in $libdir"
+    done
+else
+    [ ! -e "$prefix/include/ossa/gl.h" ] || fail "gl.h installed without its library"
 fi
+
+# Each shared library exports exactly the functions its installed headers declare (gl.h for
+# libossa-gl, the others for libossa): none of the internal ones (also named ossa_), none missing.
+check_exports() { # check_exports LIBRARY HEADER...
+    lib=$1
+    shift
+    declared=$(grep -hoE '^[A-Za-z_][A-Za-z0-9_ ]*[ *]ossa_[a-z0-9_]+\(' "$@" |
+        sed -E 's/.*[ *](ossa_[a-z0-9_]+)\($/\1/' | sort -u)
+    exported=$(nm -D --defined-only "$libdir/$lib" | awk '$2 == "T" { print $3 }' | sort -u)
+    [ -n "$declared" ] || fail "no function declarations found in $*"
+    if [ "$declared" != "$exported" ]; then
+        echo "$declared" >"$tmp/declared"
+        echo "$exported" >"$tmp/exported"
+        diff "$tmp/declared" "$tmp/exported" >&2 || true
+        fail "$lib exports other functions than its headers declare (< declared, > exported)"
+    fi
+}
+core_headers=$(ls "$prefix"/include/ossa/*.h | grep -v '/gl\.h$')
+# shellcheck disable=SC2086
+check_exports libossa.so $core_headers
+if [ $gl = 1 ]; then check_exports libossa-gl.so "$prefix/include/ossa/gl.h"; fi
 
 # The installed command writes the model the programs play.
 "$prefix/bin/ossa" demo -o "$tmp/demo.glb" >/dev/null || fail "installed ossa demo"
@@ -101,4 +120,46 @@ cmp -s "$tmp/readme-quickstart.c" "$src/docs/quickstart.c" ||
 expect "$tmp/quickstart.out" "windmill_hub *-2.200 *4.200 *0.620"
 if "$tmp/quickstart" "$tmp/missing.glb" >/dev/null 2>&1; then fail "quickstart accepted a missing file"; fi
 
-echo "install_test: installed, found by CMake and pkg-config (shared and static), examples ran"
+# 5. The headless GL crowd (examples/crowd_gl.c) against the installed ossa-gl: CMake (ossa::gl),
+# pkg-config shared and pkg-config --static. The three draw the same frame.
+if [ $gl = 1 ]; then
+    export LSAN_OPTIONS="suppressions=$src/tests/gpu/lsan.supp:print_suppressions=0"
+    covered() { # the crowd's foreground pixels, as crowd_gl printed them
+        sed -n 's/^frame [0-9x]*: \([0-9]*\) foreground pixels.*/\1/p' "$1"
+    }
+    [ -x "$tmp/cmake/crowd_gl" ] || fail "find_package(ossa COMPONENTS gl) did not build crowd_gl"
+    "$tmp/cmake/crowd_gl" "$tmp/demo.glb" 16 >"$tmp/crowd-cmake.out" || fail "crowd_gl (CMake)"
+    expect "$tmp/crowd-cmake.out" "demo.glb: 16 characters, 4 primitives"
+    [ "$(covered "$tmp/crowd-cmake.out")" -gt 1000 ] ||
+        { cat "$tmp/crowd-cmake.out" >&2; fail "crowd_gl drew almost nothing"; }
+    # another animation puts the characters elsewhere: another frame
+    "$tmp/cmake/crowd_gl" "$tmp/demo.glb" 16 1 >"$tmp/crowd-gust.out" || fail "crowd_gl gust"
+    expect "$tmp/crowd-gust.out" "animation 1 'gust'"
+    [ "$(covered "$tmp/crowd-gust.out")" != "$(covered "$tmp/crowd-cmake.out")" ] ||
+        fail "animations 0 and 1 of the crowd cover the same pixels"
+
+    pkg-config --exists ossa-gl || fail "pkg-config does not find ossa-gl"
+    # shellcheck disable=SC2046,SC2086
+    "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
+        $(pkg-config --cflags --libs ossa-gl) -Wl,-rpath,"$libdir" -o "$tmp/crowd-shared" ||
+        fail "building crowd_gl with pkg-config (shared)"
+    readelf -d "$tmp/crowd-shared" | grep -q "NEEDED.*libossa-gl.so.0" ||
+        fail "crowd-shared does not use libossa-gl.so.0"
+    "$tmp/crowd-shared" "$tmp/demo.glb" 16 >"$tmp/crowd-shared.out" || fail "crowd_gl (shared)"
+    cmp -s "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" ||
+        { diff "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl shared vs CMake"; }
+
+    # shellcheck disable=SC2046,SC2086
+    "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
+        $(pkg-config --cflags ossa-gl) $(pkg-config --static --libs ossa-gl |
+            sed -E 's/-lossa-gl( |$)/-l:libossa-gl.a\1/; s/-lossa( |$)/-l:libossa.a\1/') \
+        -o "$tmp/crowd-static" || fail "building crowd_gl with pkg-config --static"
+    if readelf -d "$tmp/crowd-static" | grep -q "NEEDED.*libossa"; then
+        fail "crowd-static uses a shared libossa"
+    fi
+    "$tmp/crowd-static" "$tmp/demo.glb" 16 >"$tmp/crowd-static.out" || fail "crowd_gl (static)"
+    cmp -s "$tmp/crowd-static.out" "$tmp/crowd-cmake.out" ||
+        { diff "$tmp/crowd-static.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl static vs CMake"; }
+fi
+
+echo "install_test: installed, found by CMake and pkg-config (shared and static), examples ran (GL crowd: $gl)"

@@ -142,7 +142,8 @@ static void check_skinning(const char *name, const ossa_model *model, const ossa
             frame.morph_weight_count = info->target_count;
             ossa_skin_output ref = {want, 0, info->has_normals ? want_n : NULL, 0, NULL, 0};
             const ossa_skin_mesh *mesh = ossa_model_skin_mesh(model, p);
-            ossa_skin_mesh_run(mesh, &frame, &ref, 0, ossa_skin_mesh_slot_count(mesh));
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &ref, n, 0, ossa_skin_mesh_slot_count(mesh),
+                                     NULL) == OSSA_OK);
             mismatches += memcmp(got, want, 3 * sizeof(float) * info->vertex_count) != 0;
             if (info->has_normals)
                 mismatches += memcmp(got_n, want_n, 3 * sizeof(float) * info->vertex_count) != 0;

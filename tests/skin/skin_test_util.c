@@ -2,6 +2,7 @@
 #include "skin_test_util.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "ossa/thread_pool.h"
@@ -69,20 +70,26 @@ typedef struct run_job {
     const ossa_skin_mesh *mesh;
     const ossa_skin_frame *frame;
     const ossa_skin_output *out;
+    size_t capacity;
+    atomic_int failures; /* ranges whose run refused valid inputs */
 } run_job;
 
 static void run_range(void *user, size_t begin, size_t end) {
     run_job *job = user;
-    ossa_skin_mesh_run(job->mesh, job->frame, job->out, begin, end);
+    if (ossa_skin_mesh_run(job->mesh, job->frame, job->out, job->capacity, begin, end, NULL) !=
+        OSSA_OK)
+        atomic_fetch_add(&job->failures, 1);
 }
 
 void skin_test_run_threads(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
-                           const ossa_skin_output *out, unsigned threads, size_t grain) {
+                           const ossa_skin_output *out, size_t capacity, unsigned threads,
+                           size_t grain) {
     ossa_thread_pool *pool = NULL;
     CHECK(ossa_thread_pool_create(threads, &pool) == OSSA_OK);
     if (!pool) return;
     CHECK(ossa_thread_pool_threads(pool) == threads);
-    run_job job = {mesh, frame, out};
+    run_job job = {mesh, frame, out, capacity, 0};
     ossa_thread_pool_for(pool, ossa_skin_mesh_slot_count(mesh), grain, run_range, &job);
     ossa_thread_pool_free(pool);
+    CHECK(atomic_load(&job.failures) == 0);
 }

@@ -23,8 +23,10 @@ void skin_test_random_palette(uint64_t *state, uint32_t joint_count, float t, fl
 void skin_test_compare(const char *what, const float *a, const float *b, size_t n, int components,
                        double rel);
 
-/* Runs ossa_skin_mesh_run over [0, slots) on `threads` threads of a pool in chunks of grain. */
+/* Runs ossa_skin_mesh_run over [0, slots) on `threads` threads of a pool in chunks of grain
+ * (outputs of `capacity` elements); every range must succeed. */
 void skin_test_run_threads(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
-                           const ossa_skin_output *out, unsigned threads, size_t grain);
+                           const ossa_skin_output *out, size_t capacity, unsigned threads,
+                           size_t grain);
 
 #endif

@@ -76,6 +76,21 @@ static void check_crowd(const cJSON *crowd, int characters, int threads) {
     CHECK(rows == 2 && single == 1);
 }
 
+/* IK: the two-bone, aim and aim-chain jobs once each on Fox. */
+static void check_ik(const cJSON *ik) {
+    int rows = 0, seen = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, ik) {
+        rows++;
+        CHECK(!strcmp(string(r, "model"), "Fox.glb"));
+        const char *job = string(r, "job");
+        seen |=
+            !strcmp(job, "two_bone") * 1 | !strcmp(job, "aim") * 2 | !strcmp(job, "aim_chain") * 4;
+        CHECK(number(r, "ns") > 0.0);
+    }
+    CHECK(rows == 3 && seen == 7);
+}
+
 /* triad: on 1 thread and on `threads` threads. */
 static void check_skinning(const cJSON *skinning, const double triad[2], int threads) {
     int fox = 0, synthetic = 0;
@@ -127,6 +142,7 @@ int main(void) {
         check_characters(cJSON_GetObjectItemCaseSensitive(root, "characters"));
         check_crowd(cJSON_GetObjectItemCaseSensitive(root, "crowd"), 50, 2);
         check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), triad, 2);
+        check_ik(cJSON_GetObjectItemCaseSensitive(root, "ik"));
         cJSON_Delete(root);
     }
 

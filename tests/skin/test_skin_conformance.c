@@ -116,11 +116,14 @@ static void check_library(const char *model, const cJSON *golden, int anim, tole
             frame.order = OSSA_SKIN_ORDER_ORIGINAL;
             size_t n = ossa_skin_mesh_vertex_count(mesh);
             float *op = calloc(3 * n + 3, sizeof(float)), *on = calloc(3 * n + 3, sizeof(float));
-            ossa_skin_output out = {op, 0, on, 0, NULL, 0};
+            ossa_skin_output out = {op, 0,    ossa_skin_mesh_has_normals(mesh) ? on : NULL,
+                                    0,  NULL, 0};
             for (int b = OSSA_SKIN_BACKEND_SCALAR; b < OSSA_SKIN_BACKEND_COUNT; b++) {
                 if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
                 frame.backend = (ossa_skin_backend)b;
-                ossa_skin_mesh_run(mesh, &frame, &out, 0, ossa_skin_mesh_slot_count(mesh));
+                CHECKF(ossa_skin_mesh_run(mesh, &frame, &out, n, 0, ossa_skin_mesh_slot_count(mesh),
+                                          &error) == OSSA_OK,
+                       "%s: %s", name, error.message);
                 char label[800];
                 snprintf(label, sizeof label, "%s [library %s %s] t=%.9g node %d prim %d", name,
                          model, ossa_skin_backend_name((ossa_skin_backend)b), t, node, p);

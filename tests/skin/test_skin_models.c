@@ -33,7 +33,7 @@ static void check_primitive(const char *what, const ossa_skin_mesh *mesh, uint32
     float weights[16];
     for (int i = 0; i < 16; i++)
         weights[i] = skin_test_uniform(&seed, -0.5f, 1.0f);
-    int has_t = ossa_skin_mesh_has_tangents(mesh);
+    int has_t = ossa_skin_mesh_has_tangents(mesh), has_n = ossa_skin_mesh_has_normals(mesh);
     for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++) {
         ossa_skin_frame frame = {0};
         frame.palette = palette;
@@ -47,8 +47,8 @@ static void check_primitive(const char *what, const ossa_skin_mesh *mesh, uint32
         frame.backend = OSSA_SKIN_BACKEND_SCALAR;
         float *sp = aligned_floats(3 * slots), *sn = aligned_floats(3 * slots),
               *st = aligned_floats(4 * slots);
-        ossa_skin_output so = {sp, 0, sn, 0, has_t ? st : NULL, 0};
-        ossa_skin_mesh_run(mesh, &frame, &so, 0, slots);
+        ossa_skin_output so = {sp, 0, has_n ? sn : NULL, 0, has_t ? st : NULL, 0};
+        CHECK(ossa_skin_mesh_run(mesh, &frame, &so, slots, 0, slots, NULL) == OSSA_OK);
         for (int b = OSSA_SKIN_BACKEND_SSE2; b < OSSA_SKIN_BACKEND_COUNT; b++) {
             if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
             char w[600];
@@ -56,16 +56,16 @@ static void check_primitive(const char *what, const ossa_skin_mesh *mesh, uint32
                      ossa_skin_backend_name((ossa_skin_backend)b));
             float *bp = aligned_floats(3 * slots), *bn = aligned_floats(3 * slots),
                   *bt = aligned_floats(4 * slots);
-            ossa_skin_output bo = {bp, 0, bn, 0, has_t ? bt : NULL, 0};
+            ossa_skin_output bo = {bp, 0, has_n ? bn : NULL, 0, has_t ? bt : NULL, 0};
             frame.backend = (ossa_skin_backend)b;
-            ossa_skin_mesh_run(mesh, &frame, &bo, 0, slots);
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &bo, slots, 0, slots, NULL) == OSSA_OK);
             skin_test_compare(w, bp, sp, slots, 3, 1e-6);
             if (ossa_skin_mesh_has_normals(mesh)) skin_test_compare(w, bn, sn, slots, 3, 1e-6);
             if (has_t) skin_test_compare(w, bt, st, slots, 4, 1e-6);
             float *tp = aligned_floats(3 * slots), *tn = aligned_floats(3 * slots),
                   *tt = aligned_floats(4 * slots);
-            ossa_skin_output to = {tp, 0, tn, 0, has_t ? tt : NULL, 0};
-            skin_test_run_threads(mesh, &frame, &to, 2, 32);
+            ossa_skin_output to = {tp, 0, has_n ? tn : NULL, 0, has_t ? tt : NULL, 0};
+            skin_test_run_threads(mesh, &frame, &to, slots, 2, 32);
             CHECKF(!memcmp(tp, bp, 12 * slots) && !memcmp(tn, bn, 12 * slots) &&
                        !memcmp(tt, bt, 16 * slots),
                    "%s: 2 threads differ from 1", w);
@@ -143,7 +143,8 @@ static void check_document_arguments(void) {
         frame.transform = move;
         frame.order = OSSA_SKIN_ORDER_ORIGINAL;
         ossa_skin_output o = {out, 0, NULL, 0, NULL, 0};
-        ossa_skin_mesh_run(mesh, &frame, &o, 0, ossa_skin_mesh_slot_count(mesh));
+        CHECK(ossa_skin_mesh_run(mesh, &frame, &o, 1728, 0, ossa_skin_mesh_slot_count(mesh),
+                                 NULL) == OSSA_OK);
         int bad = 0;
         for (int i = 0; i < 1728; i++)
             for (int c = 0; c < 3; c++)

@@ -124,8 +124,10 @@ static void run_config(const config *c, uint64_t seed) {
         /* The reference: streams (no morphs) */
         float *ref_p = aligned_floats(3 * n), *ref_n = aligned_floats(3 * n),
               *ref_t = aligned_floats(4 * n);
-        ossa_skin_output ro = {ref_p, 0, ref_n, 0, ref_t, 0};
-        ossa_skin_streams(&in, palette, c->joint_count, (ossa_skin_mode)mode, &ro, 0, n);
+        ossa_skin_output ro = {ref_p, 0, c->normals ? ref_n : NULL, 0, c->tangents ? ref_t : NULL,
+                               0};
+        CHECK(ossa_skin_streams(&in, palette, c->joint_count, (ossa_skin_mode)mode, &ro, 0, n,
+                                NULL) == OSSA_OK);
 
         ossa_skin_frame frame = {0};
         frame.palette = palette;
@@ -138,9 +140,9 @@ static void run_config(const config *c, uint64_t seed) {
             frame.morph_weight_count = 2;
         }
         float *sp = aligned_floats(3 * n), *sn = aligned_floats(3 * n), *st = aligned_floats(4 * n);
-        ossa_skin_output so = {sp, 0, sn, 0, st, 0};
+        ossa_skin_output so = {sp, 0, c->normals ? sn : NULL, 0, c->tangents ? st : NULL, 0};
         frame.backend = OSSA_SKIN_BACKEND_SCALAR;
-        ossa_skin_mesh_run(mesh, &frame, &so, 0, slots);
+        CHECK(ossa_skin_mesh_run(mesh, &frame, &so, n, 0, slots, NULL) == OSSA_OK);
         if (!c->targets) {
             char w2[220];
             snprintf(w2, sizeof w2, "%s mode %d: scalar mesh vs streams", what, mode);
@@ -155,22 +157,22 @@ static void run_config(const config *c, uint64_t seed) {
                      ossa_skin_backend_name((ossa_skin_backend)b));
             float *bp = aligned_floats(3 * n), *bn = aligned_floats(3 * n),
                   *bt = aligned_floats(4 * n);
-            ossa_skin_output bo = {bp, 0, bn, 0, bt, 0};
+            ossa_skin_output bo = {bp, 0, c->normals ? bn : NULL, 0, c->tangents ? bt : NULL, 0};
             frame.backend = (ossa_skin_backend)b;
             frame.order = OSSA_SKIN_ORDER_ORIGINAL;
             /* odd range boundaries: partial blocks at both ends */
-            ossa_skin_mesh_run(mesh, &frame, &bo, 0, 7);
-            ossa_skin_mesh_run(mesh, &frame, &bo, 7, slots / 2 + 5);
-            ossa_skin_mesh_run(mesh, &frame, &bo, slots / 2 + 5, slots);
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &bo, n, 0, 7, NULL) == OSSA_OK);
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &bo, n, 7, slots / 2 + 5, NULL) == OSSA_OK);
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &bo, n, slots / 2 + 5, slots, NULL) == OSSA_OK);
             skin_test_compare(w2, bp, sp, n, 3, 1e-6);
             if (c->normals) skin_test_compare(w2, bn, sn, n, 3, 1e-6);
             if (c->tangents) skin_test_compare(w2, bt, st, n, 4, 1e-6);
 
             /* prepared order (the fast path when there are no tangents) through the remap */
             float *pp = aligned_floats(3 * slots), *pn = aligned_floats(3 * slots);
-            ossa_skin_output po = {pp, 0, pn, 0, NULL, 0};
+            ossa_skin_output po = {pp, 0, c->normals ? pn : NULL, 0, NULL, 0};
             frame.order = OSSA_SKIN_ORDER_PREPARED;
-            ossa_skin_mesh_run(mesh, &frame, &po, 0, slots);
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &po, slots, 0, slots, NULL) == OSSA_OK);
             size_t mismatched = 0;
             for (size_t i = 0; i < slots; i++)
                 if (memcmp(pp + 3 * i, bp + 3 * order[i], 12) ||
@@ -184,8 +186,8 @@ static void run_config(const config *c, uint64_t seed) {
             static const size_t grains[] = {16, 37};
             for (int t = 0; t < 2; t++) {
                 float *tp = aligned_floats(3 * slots), *tn = aligned_floats(3 * slots);
-                ossa_skin_output to = {tp, 0, tn, 0, NULL, 0};
-                skin_test_run_threads(mesh, &frame, &to, threads[t], grains[t]);
+                ossa_skin_output to = {tp, 0, c->normals ? tn : NULL, 0, NULL, 0};
+                skin_test_run_threads(mesh, &frame, &to, slots, threads[t], grains[t]);
                 CHECKF(!memcmp(tp, pp, 12 * slots) && !memcmp(tn, pn, 12 * slots),
                        "%s: %u threads differ from one", w2, threads[t]);
                 free(tp);

@@ -5,6 +5,7 @@
  * Then one character's skinning split over a thread pool must equal the one-call result.
  * Built a second time under ThreadSanitizer (make test-tsan), which reports any data race. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@ typedef struct character {
     ossa_skin_mode mode;
     uint64_t hashes[FRAMES];
 } character;
+
+/* Calls of the library that refused valid inputs on some thread (checked by main). */
+static atomic_int refusals;
 
 static uint64_t fnv(uint64_t h, const void *data, size_t size) {
     const unsigned char *p = data;
@@ -119,7 +123,9 @@ static void *play(void *arg) {
                 memset(&frame, 0, sizeof frame);
                 frame.mode = ch->mode;
                 if (skin >= 0) {
-                    ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, world, palette);
+                    if (ossa_palette_mesh(rig, (uint32_t)skin, (int32_t)node, world, palette,
+                                          NULL) != OSSA_OK)
+                        atomic_fetch_add(&refusals, 1);
                     frame.palette = palette;
                     frame.joint_count = rig->skins[skin].joint_count;
                     ossa_skin_dual_quats(palette, frame.joint_count, dq);
@@ -130,8 +136,11 @@ static void *play(void *arg) {
                 frame.morph_weights = pose.weights + rig->weight_offset[node];
                 frame.morph_weight_count = rig->weight_count[node];
                 size_t n = ossa_skin_mesh_slot_count(m->prims[p]);
-                ossa_skin_output out = {positions, 0, normals, 0, NULL, 0};
-                ossa_skin_mesh_run(m->prims[p], &frame, &out, 0, n);
+                ossa_skin_output out = {
+                    positions, 0,    ossa_skin_mesh_has_normals(m->prims[p]) ? normals : NULL,
+                    0,         NULL, 0};
+                if (ossa_skin_mesh_run(m->prims[p], &frame, &out, slots, 0, n, NULL) != OSSA_OK)
+                    atomic_fetch_add(&refusals, 1);
                 h = fnv(h, positions, n * 3 * sizeof(float));
                 if (ossa_skin_mesh_has_normals(m->prims[p]))
                     h = fnv(h, normals, n * 3 * sizeof(float));
@@ -152,7 +161,9 @@ typedef struct pool_job {
 
 static void skin_range(void *user, size_t begin, size_t end) {
     const pool_job *job = user;
-    ossa_skin_mesh_run(job->mesh, job->frame, job->out, begin, end);
+    if (ossa_skin_mesh_run(job->mesh, job->frame, job->out, ossa_skin_mesh_slot_count(job->mesh),
+                           begin, end, NULL) != OSSA_OK)
+        atomic_fetch_add(&refusals, 1);
 }
 
 /* The largest primitive of a model skinned in the rest pose in one call, then in chunks of 16
@@ -173,19 +184,21 @@ static void check_pool(const model *m, unsigned threads) {
     ossa_thread_pool *pool = NULL;
     CHECK(ossa_thread_pool_create(threads, &pool) == OSSA_OK);
     if (pose.local && pose.weights && world && palette && one && split && pool) {
-        ossa_clip_sample(rig, ossa_clip_set_clip(m->clips, 0), ossa_clip_start(ossa_clip_set_clip(m->clips, 0)) + 0.4f, NULL, &pose);
+        ossa_clip_sample(rig, ossa_clip_set_clip(m->clips, 0),
+                         ossa_clip_start(ossa_clip_set_clip(m->clips, 0)) + 0.4f, NULL, &pose);
         ossa_fk_matrices(rig, &pose, world);
         ossa_skin_frame frame;
         memset(&frame, 0, sizeof frame);
         if (rig->skin[node] >= 0) {
-            ossa_palette_mesh(rig, (uint32_t)rig->skin[node], (int32_t)node, world, palette);
+            CHECK(ossa_palette_mesh(rig, (uint32_t)rig->skin[node], (int32_t)node, world, palette,
+                                    NULL) == OSSA_OK);
             frame.palette = palette;
             frame.joint_count = rig->skins[rig->skin[node]].joint_count;
         } else {
             frame.transform = world + (size_t)OSSA_MATRIX_FLOATS * node;
         }
         ossa_skin_output out = {one, 0, NULL, 0, NULL, 0};
-        ossa_skin_mesh_run(mesh, &frame, &out, 0, n);
+        CHECK(ossa_skin_mesh_run(mesh, &frame, &out, n, 0, n, NULL) == OSSA_OK);
         ossa_skin_output out_split = {split, 0, NULL, 0, NULL, 0};
         pool_job job = {mesh, &frame, &out_split};
         ossa_thread_pool_for(pool, n, 16, skin_range, &job);
@@ -236,6 +249,8 @@ int main(void) {
                THREADS, FRAMES, THREADS);
         check_pool(&models[0], 4);
         check_pool(&models[1], 3);
+        CHECKF(atomic_load(&refusals) == 0, "%d calls refused valid inputs on threads",
+               atomic_load(&refusals));
     }
     model_close(&models[0]);
     model_close(&models[1]);

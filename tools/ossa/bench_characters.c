@@ -90,8 +90,9 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
             float *palette = c->palettes + (size_t)i * c->palette_stride;
             for (uint32_t s = 0; s < rig->skin_count; s++) {
                 const ossa_rig_skin *skin = &rig->skins[s];
-                ossa_palette_mesh(rig, s, skin->mesh_node_count ? skin->mesh_nodes[0] : -1, world,
-                                  palette);
+                /* s and the mesh node come from the rig: this cannot be refused */
+                (void)ossa_palette_mesh(rig, s, skin->mesh_node_count ? skin->mesh_nodes[0] : -1,
+                                        world, palette, NULL);
                 palette += ossa_palette_floats(rig, s);
             }
         }

@@ -13,6 +13,7 @@
 
 #include "bench_characters.h"
 #include "bench_crowd.h"
+#include "bench_ik.h"
 #include "bench_skinning.h"
 #include "bench_triad.h"
 #include "commands.h"
@@ -60,6 +61,8 @@ typedef struct bench_report {
     int crowd_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
+    bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
+    int ik_count;
 } bench_report;
 
 static void usage(FILE *out) {
@@ -77,7 +80,9 @@ static void usage(FILE *out) {
         "    and on --threads threads;\n"
         "  - skinning throughput in million vertices per second (positions and, where the\n"
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
-        "    --threads threads (default: every online CPU).\n"
+        "    --threads threads (default: every online CPU);\n"
+        "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
+        "    rigs it knows (Fox, CesiumMan).\n"
         "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences\n"
         "over 64 joints, and a STREAM-style triad (a = b + s * c over doubles, each array\n"
         "2 x the last-level cache, 128-512 MiB; 24 bytes per element) measured in the same\n"
@@ -94,7 +99,8 @@ static void usage(FILE *out) {
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
         "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
-        "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}].\n");
+        "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}],\n"
+        "ik [{model, job, ns}].\n");
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -361,7 +367,9 @@ static void print_json(const bench_report *rep, const bench_args *a) {
             printf(",\"fraction_of_footprint_triad\":%.3f", s->fraction_footprint);
         fputc('}', stdout);
     }
-    fputs("]}\n", stdout);
+    fputc(']', stdout);
+    bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
+    fputs("}\n", stdout);
 }
 
 static void print_table(const bench_report *rep, const bench_args *a) {
@@ -396,6 +404,7 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         if (s->fraction_footprint > 0) printf(" %8.0f%%", 100.0 * s->fraction_footprint);
         fputc('\n', stdout);
     }
+    bench_ik_print_table(rep->ik, rep->ik_count);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
@@ -487,6 +496,9 @@ int cmd_bench(int argc, char **argv) {
                 status = EXIT_MODEL_ERROR;
         }
         bench_model_skinning(rep, &a, pool, a.models[i]);
+        int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
+        if (ik_rows < 0) status = EXIT_MODEL_ERROR;
+        rep->ik_count += ik_rows > 0 ? ik_rows : 0;
     }
     const uint32_t joints = 64;
     ossa_skin_mesh *big = bench_synthetic_mesh(a.vertices, joints);

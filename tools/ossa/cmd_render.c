@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "render_options.h"
+#include "image.h"
 #include "render_scene.h"
 
 typedef enum output_kind { OUTPUT_PNG, OUTPUT_PNG_SEQUENCE, OUTPUT_GIF } output_kind;
@@ -44,9 +45,8 @@ static void frame_camera(render_scene *scene, int clip, ossa_gpu_camera *camera,
 
 /* Times of every instance: instance i runs i/N of the clip ahead of instance 0. */
 static void instance_times(const render_scene *scene, int clip, double clock, int loop,
-                           float *times) {
-    const ossa_clip *c =
-        clip >= 0 && (uint32_t)clip < ossa_clip_set_count(scene->clips) ? ossa_clip_set_clip(scene->clips, clip) : NULL;
+                           double *times) {
+    const ossa_clip *c = render_scene_clip(scene, clip);
     for (uint32_t i = 0; i < scene->instances; i++) {
         double offset = c ? (double)ossa_clip_duration(c) * i / scene->instances : 0;
         times[i] =
@@ -56,10 +56,12 @@ static void instance_times(const render_scene *scene, int clip, double clock, in
 
 static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_renderer *renderer,
                         output_kind kind) {
-    int clip = ossa_clip_set_count(scene->clips) ? o->anim : -1;
-    const ossa_clip *c = clip >= 0 ? ossa_clip_set_clip(scene->clips, clip) : NULL;
+    int clip = render_scene_clip_count(scene) ? o->anim : -1;
+    const ossa_clip *c = render_scene_clip(scene, clip);
     double start = isnan(o->time) ? (c ? ossa_clip_start(c) : 0) : o->time;
-    double duration = o->duration >= 0 ? o->duration : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
+    double duration = o->duration >= 0
+                          ? o->duration
+                          : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
     int frames = kind == OUTPUT_PNG ? 1
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
@@ -70,35 +72,40 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
 
     size_t bytes = (size_t)o->width * (size_t)o->height * 3;
     uint8_t *rgb = malloc(bytes);
-    float *times = malloc(sizeof(float) * scene->instances);
-    ossa_gif_writer *gif = NULL;
+    double *times = malloc(sizeof(double) * scene->instances);
+    image_gif_writer *gif = NULL;
     ossa_error error;
     int ok = rgb && times;
     if (ok && kind == OUTPUT_GIF &&
-        ossa_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
+        image_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
             OSSA_OK)
         ok = 0;
     int show_progress = frames > 1 && isatty(2);
+    int drew = 1; /* the scene prints its own errors */
     for (int f = 0; ok && f < frames; f++) {
         instance_times(scene, clip, start + f / o->fps, kind != OUTPUT_PNG, times);
-        render_scene_evaluate(scene, clip, times, 1);
+        render_scene_evaluate(scene, clip, times);
         ossa_gpu_renderer_begin(renderer, &camera, o->width, o->height, o->grid, ground, step);
-        render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning);
+        drew = render_scene_upload(scene) &&
+               render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning);
+        if (!drew) break;
         ossa_gpu_renderer_read_rgb(renderer, rgb);
         if (kind == OUTPUT_GIF) {
-            ok = ossa_gif_add_frame(gif, rgb, &error) == OSSA_OK;
+            ok = image_gif_add_frame(gif, rgb, &error) == OSSA_OK;
         } else {
             char path[4096];
             if (kind == OUTPUT_PNG_SEQUENCE)
                 snprintf(path, sizeof path, o->output, f);
             else
                 snprintf(path, sizeof path, "%s", o->output);
-            ok = ossa_png_write_rgb(path, o->width, o->height, rgb, &error) == OSSA_OK;
+            ok = image_png_write_rgb(path, o->width, o->height, rgb, &error) == OSSA_OK;
         }
         if (show_progress) progress(f + 1, frames);
     }
-    if (gif && ossa_gif_close(gif, ok ? &error : NULL) != OSSA_OK) ok = 0;
-    if (!ok && rgb && times) {
+    if (gif && image_gif_close(gif, ok ? &error : NULL) != OSSA_OK) ok = 0;
+    if (!drew) {
+        ok = 0;
+    } else if (!ok && rgb && times) {
         char text[1024];
         ossa_error_format(&error, text, sizeof text);
         fprintf(stderr, "ossa: writing %s: %s\n", o->output, text);
@@ -122,7 +129,7 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
            "us/character");
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
         render_scene scene;
-        if (!render_scene_open(&scene, context, o->model, counts[k], o->cpu_skinning)) {
+        if (!render_scene_open(&scene, context, o->model, counts[k], o->cpu_skinning, o->method)) {
             render_scene_close(&scene);
             return 0;
         }
@@ -132,22 +139,21 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
             render_scene_close(&scene);
             return 0;
         }
-        int clip = ossa_clip_set_count(scene.clips) ? o->anim : -1;
+        int clip = render_scene_clip_count(&scene) ? o->anim : -1;
         ossa_gpu_camera camera;
         float ground, step;
         frame_camera(&scene, clip, &camera, &ground, &step);
-        float *times = malloc(sizeof(float) * scene.instances);
+        double *times = malloc(sizeof(double) * scene.instances);
         uint8_t pixel[3];
         double cpu = 0, begin = now_seconds();
         for (int f = 0; times && f < frames; f++) {
             instance_times(&scene, clip, f / o->fps, 1, times);
             double t0 = now_seconds();
-            render_scene_evaluate(&scene, clip, times, 0);
+            render_scene_evaluate(&scene, clip, times);
             cpu += now_seconds() - t0;
-            ossa_gpu_frame_data_upload(scene.frame, scene.palette, scene.palette_joints,
-                                       scene.weights, scene.weight_total);
+            if (!render_scene_upload(&scene)) break;
             ossa_gpu_renderer_begin(renderer, &camera, o->width, o->height, o->grid, ground, step);
-            render_scene_draw(&scene, renderer, o->path, o->method, o->cpu_skinning);
+            if (!render_scene_draw(&scene, renderer, o->path, o->method, o->cpu_skinning)) break;
             ossa_gpu_renderer_read_pixel(renderer, pixel); /* waits for the frame */
         }
         double wall = now_seconds() - begin;
@@ -208,10 +214,10 @@ int cmd_render(int argc, char **argv) {
         ok = bench(&o, context);
     } else {
         render_scene scene;
-        ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning);
-        if (ok && ossa_clip_set_count(scene.clips) && (uint32_t)o.anim >= ossa_clip_set_count(scene.clips)) {
-            fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim,
-                    ossa_clip_set_count(scene.clips));
+        ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning, o.method);
+        uint32_t clips = ok ? render_scene_clip_count(&scene) : 0;
+        if (ok && clips && (uint32_t)o.anim >= clips) {
+            fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim, clips);
             render_scene_close(&scene);
             ossa_gpu_context_destroy(context);
             return EXIT_USAGE;

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "render_options.h"
+#include "image.h"
 #include "render_scene.h"
 
 typedef struct viewer {
@@ -24,7 +25,8 @@ typedef struct viewer {
 
 static void switch_clip(viewer *v, int clip) {
     v->clip = v->clip_count ? (clip + v->clip_count) % v->clip_count : -1;
-    v->clock = v->clip >= 0 ? ossa_clip_start(ossa_clip_set_clip(v->scene.clips, v->clip)) : 0;
+    const ossa_clip *c = render_scene_clip(&v->scene, v->clip);
+    v->clock = c ? ossa_clip_start(c) : 0;
     render_scene_bounds(&v->scene, v->clip, 16, v->lo, v->hi); /* as ossa render frames it */
 }
 
@@ -82,7 +84,7 @@ static void on_scroll(GLFWwindow *window, double dx, double dy) {
     v->zoom = fmaxf(0.1f, fminf(20.0f, v->zoom * powf(0.9f, (float)dy)));
 }
 
-static void update_title(GLFWwindow *window, const viewer *v, float time) {
+static void update_title(GLFWwindow *window, const viewer *v, double time) {
     char name[128], title[256];
     render_scene_clip_name(&v->scene, v->clip, name, sizeof name);
     snprintf(title, sizeof title, "ossa view - %s (%d/%d)  t=%.2fs  speed x%.2f%s", name,
@@ -90,22 +92,23 @@ static void update_title(GLFWwindow *window, const viewer *v, float time) {
     glfwSetWindowTitle(window, title);
 }
 
-/* Draws one frame of every instance at the viewer's clock. */
-static void draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o, int width,
-                 int height, float *times, float *shown_time) {
-    const ossa_clip *c = v->clip >= 0 ? ossa_clip_set_clip(v->scene.clips, v->clip) : NULL;
+/* Draws one frame of every instance at the viewer's clock; 0 when drawing fails. */
+static int draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o, int width,
+                int height, double *times, double *shown_time) {
+    const ossa_clip *c = render_scene_clip(&v->scene, v->clip);
     for (uint32_t i = 0; i < v->scene.instances; i++) {
         double offset = c ? (double)ossa_clip_duration(c) * i / v->scene.instances : 0;
         times[i] = c ? ossa_clip_time(c, v->clock + offset, OSSA_WRAP_LOOP) : 0;
     }
     *shown_time = times[0];
-    render_scene_evaluate(&v->scene, v->clip, times, 1);
+    render_scene_evaluate(&v->scene, v->clip, times);
+    if (!render_scene_upload(&v->scene)) return 0;
     ossa_gpu_camera camera;
     ossa_gpu_camera_frame_bounds(&camera, v->lo, v->hi, v->yaw, v->pitch, v->zoom);
     float size = fmaxf(v->hi[0] - v->lo[0], fmaxf(v->hi[1] - v->lo[1], v->hi[2] - v->lo[2]));
     float step = powf(10.0f, floorf(log10f(size > 0 ? size : 1))) / 2;
     ossa_gpu_renderer_begin(renderer, &camera, width, height, o->grid, v->lo[1], step);
-    render_scene_draw(&v->scene, renderer, o->path, o->method, o->cpu_skinning);
+    return render_scene_draw(&v->scene, renderer, o->path, o->method, o->cpu_skinning);
 }
 
 static int run(viewer *v, ossa_gpu_context *context, const render_options *o) {
@@ -123,7 +126,7 @@ static int run(viewer *v, ossa_gpu_context *context, const render_options *o) {
     glfwSetScrollCallback(window, on_scroll);
     glfwSwapInterval(o->screenshot ? 0 : 1);
     int screenshot_frames = o->frames > 0 ? o->frames : 10;
-    float *times = malloc(sizeof(float) * v->scene.instances);
+    double *times = malloc(sizeof(double) * v->scene.instances);
     int ok = times != NULL;
     double last = glfwGetTime();
     for (int frame = 0; ok && !glfwWindowShouldClose(window); frame++) {
@@ -135,14 +138,14 @@ static int run(viewer *v, ossa_gpu_context *context, const render_options *o) {
         if (!v->paused) v->clock += dt * v->speed;
         int width, height;
         glfwGetFramebufferSize(window, &width, &height);
-        float shown;
-        draw(v, renderer, o, width, height, times, &shown);
+        double shown;
+        ok = draw(v, renderer, o, width, height, times, &shown);
         update_title(window, v, shown);
         if (o->screenshot && frame + 1 >= screenshot_frames) {
             uint8_t *rgb = malloc((size_t)width * (size_t)height * 3);
             ok = rgb && width > 0 && height > 0;
             if (ok) ossa_gpu_read_default_framebuffer(width, height, rgb);
-            if (ok && ossa_png_write_rgb(o->screenshot, width, height, rgb, &error) != OSSA_OK) {
+            if (ok && image_png_write_rgb(o->screenshot, width, height, rgb, &error) != OSSA_OK) {
                 fprintf(stderr, "ossa view: %s: %s\n", o->screenshot, error.message);
                 ok = 0;
             }
@@ -177,9 +180,10 @@ int cmd_view(int argc, char **argv) {
         return EXIT_USAGE;
     }
     viewer *v = calloc(1, sizeof *v);
-    int ok = v && render_scene_open(&v->scene, context, o.model, o.instances, o.cpu_skinning);
+    int ok =
+        v && render_scene_open(&v->scene, context, o.model, o.instances, o.cpu_skinning, o.method);
     if (ok) {
-        v->clip_count = (int)ossa_clip_set_count(v->scene.clips);
+        v->clip_count = (int)render_scene_clip_count(&v->scene);
         v->speed = 1;
         v->yaw = 0.6f, v->pitch = 0.35f, v->zoom = 1;
         if (v->clip_count && o.anim >= v->clip_count) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "ossa/skin.h"
 
 /* Marks glTF nodes that the animation moves (moved[n]) or morphs (morphed[n]). */
@@ -64,10 +65,12 @@ static int skin_primitive(const ossa_document *doc, const sample_frame *f, uint3
     frame.morph_weights = f->pose->weights + rig->weight_offset[r];
     frame.morph_weight_count = rig->weight_count[r];
     frame.order = OSSA_SKIN_ORDER_ORIGINAL;
-    ossa_skin_output out = {positions, 0, normals, 0, NULL, 0};
-    ossa_skin_mesh_run(mesh, &frame, &out, 0, ossa_skin_mesh_slot_count(mesh));
+    ossa_skin_output out = {positions, 0,    ossa_skin_mesh_has_normals(mesh) ? normals : NULL,
+                            0,         NULL, 0};
+    ossa_result result = ossa_skin_mesh_run(mesh, &frame, &out, ossa_skin_mesh_vertex_count(mesh),
+                                            0, ossa_skin_mesh_slot_count(mesh), error);
     ossa_skin_mesh_free(mesh);
-    return 0;
+    return result != OSSA_OK;
 }
 
 int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_frame *f,
@@ -75,9 +78,7 @@ int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_fr
     uint8_t *moved = calloc(doc->node_count + 1, 1), *morphed = calloc(doc->node_count + 1, 1);
     int status = 0, first = 1;
     if (!moved || !morphed) {
-        memset(error, 0, sizeof *error);
-        error->code = OSSA_ERROR_OUT_OF_MEMORY;
-        snprintf(error->message, sizeof error->message, "out of memory");
+        ossa_error_set(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, NULL, "out of memory");
         status = 1;
     }
     if (!status) mark_animated(doc, f, moved, morphed);
@@ -93,9 +94,7 @@ int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_fr
             float *normals = calloc(3 * count + 3, sizeof(float));
             uint32_t *which = calloc(count + 1, sizeof(uint32_t));
             if (!positions || !normals || !which) {
-                memset(error, 0, sizeof *error);
-                error->code = OSSA_ERROR_OUT_OF_MEMORY;
-                snprintf(error->message, sizeof error->message, "out of memory");
+                ossa_error_set(error, OSSA_ERROR_OUT_OF_MEMORY, NULL, NULL, "out of memory");
                 status = 1;
             } else if (skin_primitive(doc, f, n, p, positions, normals, error)) {
                 status = 1;

@@ -4,16 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_internal.h"
+#include "image.h"
 
 static ossa_result file_error(ossa_error *error, const char *path, const char *what) {
-    gpu_fail(error, OSSA_ERROR_IO, "%s", what);
-    if (error) snprintf(error->file, sizeof error->file, "%s", path);
-    return OSSA_ERROR_IO;
+    return image_fail(error, OSSA_ERROR_IO, path, "%s", what);
 }
 
-ossa_result ossa_png_write_rgb(const char *path, int width, int height, const uint8_t *rgb,
-                               ossa_error *error) {
+ossa_result image_png_write_rgb(const char *path, int width, int height, const uint8_t *rgb,
+                                ossa_error *error) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -28,8 +26,8 @@ ossa_result ossa_png_write_rgb(const char *path, int width, int height, const ui
     return OSSA_OK;
 }
 
-ossa_result ossa_png_read_rgb(const char *path, int *width, int *height, uint8_t **rgb,
-                              ossa_error *error) {
+ossa_result image_png_read_rgb(const char *path, int *width, int *height, uint8_t **rgb,
+                               ossa_error *error) {
     *rgb = NULL;
     png_image image;
     memset(&image, 0, sizeof image);
@@ -40,7 +38,7 @@ ossa_result ossa_png_read_rgb(const char *path, int *width, int *height, uint8_t
     uint8_t *pixels = malloc(PNG_IMAGE_SIZE(image));
     if (!pixels) {
         png_image_free(&image);
-        return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+        return image_fail(error, OSSA_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
         free(pixels);

@@ -7,30 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_internal.h"
+#include "image.h"
 
 enum { LEVELS_R = 6, LEVELS_G = 7, LEVELS_B = 6 };
 
-struct ossa_gif_writer {
+struct image_gif_writer {
     GifFileType *file;
+    char path[OSSA_FILE_MAX]; /* for messages */
     int width, height, delay_cs;
     GifPixelType *row;
 };
 
-static ossa_result gif_error(ossa_error *error, int code) {
-    return gpu_fail(error, OSSA_ERROR_IO, "GIF: %s", GifErrorString(code));
+static ossa_result gif_error(ossa_error *error, const char *path, int code) {
+    return image_fail(error, OSSA_ERROR_IO, path, "GIF: %s", GifErrorString(code));
 }
 
-ossa_result ossa_gif_open(const char *path, int width, int height, int delay_cs,
-                          ossa_gif_writer **out, ossa_error *error) {
+ossa_result image_gif_open(const char *path, int width, int height, int delay_cs,
+                           image_gif_writer **out, ossa_error *error) {
     *out = NULL;
-    ossa_gif_writer *w = calloc(1, sizeof *w);
+    image_gif_writer *w = calloc(1, sizeof *w);
     if (w) w->row = malloc((size_t)width + 1);
     if (!w || !w->row) {
         if (w) free(w);
-        return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+        return image_fail(error, OSSA_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     w->width = width, w->height = height, w->delay_cs = delay_cs;
+    snprintf(w->path, sizeof w->path, "%s", path);
     int code = 0;
     /* open() ourselves: EGifOpenFileName creates files readable by their owner only */
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -40,14 +42,12 @@ ossa_result ossa_gif_open(const char *path, int width, int height, int delay_cs,
     if (!w->file) {
         free(w->row);
         free(w);
-        gif_error(error, code);
-        if (error) snprintf(error->file, sizeof error->file, "%s", path);
-        return OSSA_ERROR_IO;
+        return gif_error(error, path, code);
     }
     ColorMapObject *map = GifMakeMapObject(256, NULL);
     if (!map) {
-        ossa_gif_close(w, NULL);
-        return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+        image_gif_close(w, NULL);
+        return image_fail(error, OSSA_ERROR_OUT_OF_MEMORY, path, "out of memory");
     }
     for (int i = 0; i < LEVELS_R * LEVELS_G * LEVELS_B; i++) {
         map->Colors[i].Red = (GifByteType)(255 * (i / (LEVELS_G * LEVELS_B)) / (LEVELS_R - 1));
@@ -66,8 +66,8 @@ ossa_result ossa_gif_open(const char *path, int width, int height, int delay_cs,
          EGifPutExtensionTrailer(w->file) == GIF_OK;
     if (!ok) {
         int last = w->file->Error;
-        ossa_gif_close(w, NULL);
-        return gif_error(error, last);
+        image_gif_close(w, NULL);
+        return gif_error(error, path, last);
     }
     *out = w;
     return OSSA_OK;
@@ -83,13 +83,13 @@ static int quantize(int value, int levels, int threshold) {
     return q < 0 ? 0 : q >= levels ? levels - 1 : q;
 }
 
-ossa_result ossa_gif_add_frame(ossa_gif_writer *w, const uint8_t *rgb, ossa_error *error) {
+ossa_result image_gif_add_frame(image_gif_writer *w, const uint8_t *rgb, ossa_error *error) {
     GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, w->delay_cs, NO_TRANSPARENT_COLOR};
     GifByteType extension[4];
     EGifGCBToExtension(&gcb, extension);
     if (EGifPutExtension(w->file, GRAPHICS_EXT_FUNC_CODE, 4, extension) != GIF_OK ||
         EGifPutImageDesc(w->file, 0, 0, w->width, w->height, false, NULL) != GIF_OK)
-        return gif_error(error, w->file->Error);
+        return gif_error(error, w->path, w->file->Error);
     for (int y = 0; y < w->height; y++) {
         const uint8_t *p = rgb + (size_t)y * (size_t)w->width * 3;
         for (int x = 0; x < w->width; x++, p += 3) {
@@ -99,16 +99,16 @@ ossa_result ossa_gif_add_frame(ossa_gif_writer *w, const uint8_t *rgb, ossa_erro
             w->row[x] = (GifPixelType)((r * LEVELS_G + g) * LEVELS_B + b);
         }
         if (EGifPutLine(w->file, w->row, w->width) != GIF_OK)
-            return gif_error(error, w->file->Error);
+            return gif_error(error, w->path, w->file->Error);
     }
     return OSSA_OK;
 }
 
-ossa_result ossa_gif_close(ossa_gif_writer *w, ossa_error *error) {
+ossa_result image_gif_close(image_gif_writer *w, ossa_error *error) {
     if (!w) return OSSA_OK;
     int code = 0;
     ossa_result result = OSSA_OK;
-    if (EGifCloseFile(w->file, &code) != GIF_OK) result = gif_error(error, code);
+    if (EGifCloseFile(w->file, &code) != GIF_OK) result = gif_error(error, w->path, code);
     free(w->row);
     free(w);
     return result;

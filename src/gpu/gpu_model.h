@@ -1,0 +1,58 @@
+/* Private structures of GPU models and their instances. */
+#ifndef OSSA_GPU_MODEL_H
+#define OSSA_GPU_MODEL_H
+
+#include "gpu_internal.h"
+
+#define GPU_NO_SECTION UINT32_MAX
+
+/* One palette per instance: a skin's joints, or the world matrix of an unskinned node. */
+typedef struct gpu_palette_section {
+    int32_t skin;         /* glTF skin, -1: the world matrix of `node` */
+    int32_t node;         /* rig node (unskinned sections) */
+    uint32_t joint_count; /* joints per instance */
+    uint32_t offset;      /* joints of the sections before it, per instance */
+} gpu_palette_section;
+
+/* One set of morph weights per instance: a node's weights in ossa_character_weights. */
+typedef struct gpu_weight_section {
+    uint32_t source; /* first weight in ossa_character_weights */
+    uint32_t count;
+    uint32_t offset; /* weights of the sections before it, per instance */
+} gpu_weight_section;
+
+typedef struct gpu_model_primitive {
+    gpu_primitive gl;
+    uint32_t target_count;
+    uint32_t palette_section;
+    uint32_t weight_section; /* GPU_NO_SECTION without morph targets */
+} gpu_model_primitive;
+
+struct ossa_gpu_model {
+    ossa_gpu_context *context;
+    const ossa_model *model;
+    gpu_model_primitive *primitives;
+    uint32_t primitive_count;
+    gpu_palette_section *palettes;
+    uint32_t palette_count;
+    gpu_weight_section *weights;
+    uint32_t weight_count;
+    uint32_t joints_per_instance; /* every section, plus the placement joint (last) */
+    uint32_t weights_per_instance;
+    GLuint *textures; /* one per distinct material with an image, owned here */
+    int32_t *texture_materials;
+    uint32_t texture_count;
+};
+
+struct ossa_gpu_instances {
+    const ossa_gpu_model *model;
+    ossa_gpu_frame_data frame;
+    uint32_t count;
+};
+
+/* Uploads one primitive of a model from its decoded streams into p (fills error on failure). */
+ossa_result gpu_model_upload_primitive(const ossa_model *model, uint32_t index,
+                                       const ossa_gpu_model_desc *desc, gpu_primitive *p,
+                                       ossa_error *error);
+
+#endif
