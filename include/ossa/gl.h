@@ -245,12 +245,13 @@ typedef struct ossa_gpu_model_desc {
 /**
  * Uploads every primitive of a model from its decoded streams (::ossa_model_primitive_streams,
  * ::ossa_model_material_info): positions, normals (computed smooth when absent), TEXCOORD_0,
- * joints and weights as decoded (not renormalised), morph target displacements, base colour and
- * base colour texture (PNG/JPEG). The model must outlive the GPU model.
+ * the influences of every JOINTS_n/WEIGHTS_n set (any number; the pairs with a positive weight,
+ * as decoded: the shader applies the rules of ossa/skin.h), morph target displacements, base
+ * colour and base colour texture (PNG/JPEG). The model must outlive the GPU model.
  * @param desc NULL for the defaults.
- * @return OSSA_ERROR_UNSUPPORTED for a primitive with more influence sets than the shader reads
- *         (4) or too many vertices; OSSA_ERROR_LIMIT for morph targets past GL's buffer texture
- *         size; OSSA_ERROR_OUT_OF_MEMORY.
+ * @return OSSA_ERROR_UNSUPPORTED for a primitive with too many vertices; OSSA_ERROR_LIMIT for
+ *         morph targets or influences past GL's buffer texture size (GL_MAX_TEXTURE_BUFFER_SIZE);
+ *         OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *model,
                                   const ossa_gpu_model_desc *desc, ossa_gpu_model **out,

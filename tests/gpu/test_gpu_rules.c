@@ -2,7 +2,8 @@
  * shaders against the CPU kernels, for LBS and DQS, on a model written to break every rule
  * (weights not summing to one, all-zero vertices, 8 influences, repeated joints, normalized
  * byte weights, a morph target) with uniformly and non-uniformly scaled joints; rendered
- * silhouettes of GPU- and CPU-skinned frames; DQS on the shared models; the influence packer.
+ * silhouettes of GPU- and CPU-skinned frames; the runtime model's upload against its
+ * characters; DQS on the shared models; the influence packer.
  *
  * Tolerance: positions within 1e-5 of the model's size, normals within 1e-5. Both sides
  * compute in float (2^-24 = 6e-8 relative rounding); a vertex takes ~50 rounded operations
@@ -23,6 +24,7 @@
 #include "image.h"
 #include "ossa/document.h"
 #include "ossa/gl.h"
+#include "ossa/model.h"
 #include "ossa/skin.h"
 #include "silhouette.h"
 #include "test_gpu_rules_model.h"
@@ -317,6 +319,58 @@ static void check_unskinned_dqs(const ossa_document *document, ossa_gpu_mesh *me
     free(rest), free(expect), free(gpu_p);
 }
 
+/* The runtime model's upload (ossa_gpu_model, influences from ossa_model_streams) skins its
+ * character like ossa_character_skin: the rest pose of the joint chain (rotations, uniform and
+ * non-uniform scales), morph weight 0.5, LBS and DQS. */
+static void check_model_path(const ossa_document *document) {
+    ossa_model_desc desc = {0};
+    desc.dual_quaternions = 1;
+    ossa_model *model = NULL;
+    ossa_character *character = NULL;
+    ossa_gpu_model *gpu = NULL;
+    ossa_gpu_instances *instances = NULL;
+    ossa_error error;
+    CHECKF(ossa_model_create(document, &desc, &model, &error) == OSSA_OK, "%s", error.message);
+    if (model) CHECK(ossa_character_create(model, &character, &error) == OSSA_OK);
+    if (character)
+        CHECKF(ossa_gpu_model_create(context, model, NULL, &gpu, &error) == OSSA_OK, "%s",
+               error.message);
+    if (gpu) CHECK(ossa_gpu_instances_create(gpu, &instances, &error) == OSSA_OK);
+    if (instances)
+        CHECKF(ossa_gpu_instances_upload(instances, &character, 1, NULL, &error) == OSSA_OK, "%s",
+               error.message);
+    uint32_t primitives = model ? ossa_model_primitive_count(model) : 0;
+    CHECK(primitives == 2);
+    for (uint32_t prim = 0; instances && prim < primitives; prim++) {
+        size_t n = ossa_model_primitive_info(model, prim)->vertex_count;
+        float *cpu_p = calloc(n * 3, 4), *cpu_n = calloc(n * 3, 4);
+        float *gpu_p = calloc(n * 3, 4), *gpu_n = calloc(n * 3, 4);
+        for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++) {
+            ossa_skin_output out = {cpu_p, 0, cpu_n, 0, NULL, 0};
+            CHECKF(ossa_character_skin(character, prim, (ossa_skin_mode)mode, &out, n, &error) ==
+                       OSSA_OK,
+                   "%s", error.message);
+            ossa_gpu_draw_desc draw = {0};
+            draw.method = mode == OSSA_SKIN_DQS ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND;
+            CHECKF(ossa_gpu_model_skin_feedback(context, gpu, prim, instances, &draw, gpu_p, gpu_n,
+                                                n, &error) == OSSA_OK,
+                   "%s", error.message);
+            deviation e = compare(cpu_p, cpu_n, gpu_p, gpu_n, n);
+            printf("model path, primitive %u rest pose %s: positions %.2e of the size, normals "
+                   "%.2e\n",
+                   prim, mode_name((ossa_skin_mode)mode), e.position, e.normal);
+            CHECKF(e.position <= RELATIVE_TOLERANCE && e.normal <= NORMAL_TOLERANCE,
+                   "model path, primitive %u %s: GPU and CPU differ (%g, %g)", prim,
+                   mode_name((ossa_skin_mode)mode), e.position, e.normal);
+        }
+        free(cpu_p), free(cpu_n), free(gpu_p), free(gpu_n);
+    }
+    ossa_gpu_instances_destroy(instances);
+    ossa_gpu_model_destroy(gpu);
+    ossa_character_free(character);
+    ossa_model_free(model);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 /* Renders the mesh GPU-skinned and CPU-skinned (uploaded vertices, identity palette) from the
@@ -512,6 +566,7 @@ int main(void) {
         check_feedback(document, mesh, 2, 0);
         check_joint_beyond_count(document, mesh);
         check_unskinned_dqs(document, mesh);
+        check_model_path(document);
         for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++)
             for (int pose = 0; pose < POSES; pose++)
                 check_silhouettes(document, mesh, cpu_mesh, pose, (ossa_skin_mode)mode);

@@ -136,7 +136,13 @@ static int build(gltf_builder *b) {
         cJSON *node = gltf_append(b, b->nodes);
         float scale[3], translation[3] = {0, j ? 0.3f : 0.0f, 0};
         rules_joint_scale(j, scale);
+        /* a rest pose that turns: joint j by 0.8 j radians about an axis of its own */
+        float half = 0.4f * (float)j, axis[3] = {0.6f, 0.0f, 0.8f};
+        if (j % 2) axis[0] = 0.0f, axis[1] = 0.6f;
+        float rotation[4] = {axis[0] * sinf(half), axis[1] * sinf(half), axis[2] * sinf(half),
+                             cosf(half)};
         gltf_set_floats(b, node, "translation", translation, 3);
+        gltf_set_floats(b, node, "rotation", rotation, 4);
         gltf_set_floats(b, node, "scale", scale, 3);
         int child = j + 1;
         if (j + 1 < RULES_JOINTS) gltf_set_ints(b, node, "children", &child, 1);

@@ -8,8 +8,9 @@
  * - primitive 1: one set (unsigned byte joints, normalized unsigned byte weights summing to
  *   anything but 255), ring 0 all zero, some vertices with a single influence.
  * - one morph target (positions and normals) on both, mesh weight 0.5.
- * - the joint nodes carry uniform and non-uniform scales (the palettes of the tests are built
- *   by the test itself, with the same scales).
+ * - the joint nodes (a chain) carry rotations and uniform and non-uniform scales: the rest pose
+ *   of a character of the model (most palettes of the tests are built by the test itself,
+ *   with the same scales).
  */
 #ifndef OSSA_TEST_GPU_RULES_MODEL_H
 #define OSSA_TEST_GPU_RULES_MODEL_H
