@@ -1,8 +1,9 @@
 # Entry points named in README.md. Each installs missing Debian packages first.
-#   make demo   build, then render the built-in demo model (or MODEL=path.glb) to $(DEMO_GIF)
+#   make demo   build the ossa command, then render the built-in demo model (or MODEL=path.glb)
+#               to $(DEMO_GIF)
 #   make test   check the C files' format, build and run every test suite, normal and under
 #               ASan+UBSan, the threads test under TSan, the conformance suites under valgrind,
-#               and each fuzzer for a while
+#               the Python package's suite, and each fuzzer for a while
 #   make fuzz   run each fuzz target for FUZZ_SECONDS (corpus kept in build-fuzz/corpus)
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 MODEL  ?=
@@ -18,7 +19,7 @@ VALGRIND_TESTS ?= ^(anim_conformance|skin_conformance|io_.*|limits|regressions_r
 VALGRIND_OPTIONS ?= --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 .PHONY: all deps build build-asan build-tsan build-fuzz demo test test-format test-fast test-asan \
-	test-tsan test-valgrind test-fuzz fuzz docs clean
+	test-tsan test-valgrind test-fuzz test-python fuzz docs clean
 
 all: build
 
@@ -33,10 +34,11 @@ build-asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DOSSA_SANITIZE=address,undefined $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
-demo: build
-	@mkdir -p "$(dir $(DEMO_GIF))"
+# The demo needs the ossa command only, not the test suites (a third of the compile).
+demo: deps
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build -j $(JOBS) --target ossa_cli
 	./build/ossa render $(MODEL) -o "$(DEMO_GIF)"
-	@echo "demo: wrote $(abspath $(DEMO_GIF))"
 
 test-fast: build
 	cd build && ctest --output-on-failure -j $(JOBS)
@@ -81,8 +83,25 @@ test-format: deps
 	@files=$$(git ls-files '*.c' '*.h' 2>/dev/null || find src include tools tests fuzz examples docs -name '*.[ch]'); \
 	clang-format --dry-run --Werror $$files && echo "test-format: $$(echo $$files | wc -w) files formatted"
 
+# The Python package (python/): its library built in place by setup.py, then its pytest suite
+# (against ../shared and the ossa command of build/), when $(PYTHON) has NumPy, pytest and
+# setuptools (Debian's python3-numpy, python3-pytest, python3-setuptools; `make deps` installs
+# them); otherwise it says that it skips. pytest's exit 5 (no tests collected) fails.
+PYTHON ?= /usr/bin/python3
+test-python: build
+	@if ! $(PYTHON) -c "import numpy, pytest, setuptools" 2>/dev/null; then \
+		echo "test-python: SKIPPED: $(PYTHON) lacks numpy, pytest or setuptools" \
+			"(Debian: apt-get install python3-numpy python3-pytest python3-setuptools)"; \
+	else \
+		$(PYTHON) setup.py -q build_ext --inplace || exit 1; \
+		OSSA_CLI="$(CURDIR)/build/ossa" $(PYTHON) -m pytest -q python/tests; \
+		status=$$?; \
+		if [ $$status = 5 ]; then echo "test-python: pytest collected no tests" >&2; fi; \
+		exit $$status; \
+	fi
+
 # The ASan run comes last so that a CTest summary is the last thing printed.
-test: test-format test-fast test-tsan test-valgrind test-fuzz test-asan
+test: test-format test-fast test-python test-tsan test-valgrind test-fuzz test-asan
 
 # HTML reference of the public headers ($(DOCS_DIR)/html/index.html), when doxygen is installed.
 DOCS_DIR ?= build/docs
@@ -96,4 +115,4 @@ docs:
 	fi
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz build-python

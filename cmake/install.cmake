@@ -1,5 +1,6 @@
 # Installing ossa like a C library: headers, static and shared libossa (and libossa-gl when the
-# OpenGL layer is built), the ossa command, pkg-config files (ossa.pc, ossa-gl.pc) and a CMake
+# OpenGL layer is built), the ossa command, pkg-config files (ossa.pc, ossa-gl.pc, ossa-static.pc,
+# ossa-gl-static.pc) and a CMake
 # package (find_package(ossa) -> ossa::ossa, ossa::gl).
 # Included at the end of the root CMakeLists.txt, once every target is defined.
 include(GNUInstallDirs)
@@ -151,9 +152,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ossaConfig.cmake
 
 # pkg-config: the prefix is found relative to the .pc file, so the tree can be moved.
 string(REGEX REPLACE "[^/]+" ".." OSSA_PC_UP "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
-set(OSSA_PC_FILES ossa)
+# ossa and ossa-gl link the shared libraries; ossa-static and ossa-gl-static the archives.
+set(OSSA_PC_FILES ossa ossa-static)
 if(TARGET ossa_gl)
-    list(APPEND OSSA_PC_FILES ossa-gl)
+    list(APPEND OSSA_PC_FILES ossa-gl ossa-gl-static)
 endif()
 foreach(pc ${OSSA_PC_FILES})
     configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)

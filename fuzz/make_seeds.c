@@ -7,7 +7,9 @@
  * A .gltf gets its external buffers embedded as base64 data URIs (GLTF_DIR) and, when it has
  * one buffer, is also packed as a .glb with that buffer in the BIN chunk (GLB_DIR). A .glb is
  * copied (GLB_DIR) and also unpacked to a .gltf with its BIN chunk as a data URI (GLTF_DIR).
- * Text that does not parse as JSON is copied unchanged: broken files are good seeds too. */
+ * Text that does not parse as JSON is copied unchanged: broken files are good seeds too.
+ * Two more seeds use EXT_meshopt_compression in every mode and filter (made with
+ * libmeshoptimizer's encoders). */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include <meshoptimizer.h>
 
 #include "ossa/demo.h"
 
@@ -236,6 +239,107 @@ static void seed_demo(void) {
     }
 }
 
+/* Appends one compressed stream to bin; returns its offset. */
+static size_t add_stream(unsigned char *bin, size_t *size, size_t capacity, const void *data,
+                         size_t count, size_t stride, int mode) {
+    size_t at = (*size + 3) & ~(size_t)3, n;
+    if (mode == 0) {
+        n = meshopt_encodeVertexBuffer(bin + at, capacity - at, data, count, stride);
+    } else {
+        unsigned wide[64];
+        for (size_t i = 0; i < count && i < 64; i++)
+            wide[i] = ((const uint16_t *)data)[i];
+        n = mode == 1 ? meshopt_encodeIndexBuffer(bin + at, capacity - at, wide, count)
+                      : meshopt_encodeIndexSequence(bin + at, capacity - at, wide, count);
+    }
+    *size = at + n;
+    return at;
+}
+
+/* A quad animated by a node: positions (ATTRIBUTES), octahedral normals, indices (TRIANGLES or
+ * INDICES), key times, quaternion rotations and exponential translations, all compressed into a
+ * GLB whose decoded views live in a fallback buffer. */
+static void seed_meshopt(int index_mode) {
+    static const float positions[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+    static const float normals[16] = {0, 0, 1, 0, 0, 0.6f, 0.8f, 0, 0, 0.8f, 0.6f, 0, 0, 0, 1, 0};
+    static const uint16_t indices[6] = {0, 1, 2, 1, 3, 2};
+    static const float times[4] = {0, 0.5f, 1, 1.5f};
+    static const float rotations[16] = {
+        0, 0, 0, 1, 0, 0.38268343f, 0, 0.92387953f, 0, 0.70710678f, 0, 0.70710678f, 0, 1, 0, 0};
+    static const float translations[12] = {0, 0, 0, 1, 0.5f, 0, 2, 1, -0.25f, 3, 1.5f, 0};
+    int8_t oct[16];
+    int16_t quat[16];
+    uint32_t exp[12];
+    meshopt_encodeFilterOct(oct, 4, 4, 8, normals);
+    meshopt_encodeFilterQuat(quat, 4, 8, 12, rotations);
+    meshopt_encodeFilterExp(exp, 4, 12, 16, translations);
+    static const struct {
+        int mode;
+        const char *filter;
+        size_t count, stride;
+    } views[6] = {{0, "NONE", 4, 12}, {0, "OCTAHEDRAL", 4, 4}, {1, "NONE", 6, 2},
+                  {0, "NONE", 4, 4},  {0, "QUATERNION", 4, 8}, {0, "EXPONENTIAL", 4, 12}};
+    const void *data[6] = {positions, oct, indices, times, quat, exp};
+    static const char *const modes[3] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+    unsigned char bin[2048];
+    size_t bin_size = 0, decoded = 0;
+    char view_json[4096] = "";
+    size_t len = 0;
+    for (int i = 0; i < 6; i++) {
+        int mode = views[i].mode ? index_mode : 0;
+        size_t at =
+            add_stream(bin, &bin_size, sizeof bin, data[i], views[i].count, views[i].stride, mode);
+        size_t bytes = views[i].count * views[i].stride;
+        len += (size_t)snprintf(
+            view_json + len, sizeof view_json - len,
+            "%s{\"buffer\":1,\"byteOffset\":%zu,\"byteLength\":%zu,\"extensions\":{"
+            "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
+            "\"byteStride\":%zu,\"count\":%zu,\"mode\":\"%s\",\"filter\":\"%s\"}}}",
+            i ? "," : "", decoded, bytes, at, bin_size - at, views[i].stride, views[i].count,
+            modes[mode], views[i].filter);
+        decoded += (bytes + 3) & ~(size_t)3;
+    }
+    char json[8192];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+             "\"extensionsRequired\":[\"EXT_meshopt_compression\"],"
+             "\"buffers\":[{\"byteLength\":%zu},{\"byteLength\":%zu,\"extensions\":"
+             "{\"EXT_meshopt_compression\":{\"fallback\":true}}}],\"bufferViews\":[%s],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+             "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},"
+             "{\"bufferView\":1,\"componentType\":5120,\"normalized\":true,\"count\":4,"
+             "\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\","
+             "\"min\":[0],\"max\":[1.5]},"
+             "{\"bufferView\":4,\"componentType\":5122,\"normalized\":true,\"count\":4,"
+             "\"type\":\"VEC4\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":2}]}],"
+             "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],"
+             "\"animations\":[{\"samplers\":[{\"input\":3,\"output\":4},{\"input\":3,"
+             "\"output\":5}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+             "\"path\":\"rotation\"}},{\"sampler\":1,\"target\":{\"node\":0,"
+             "\"path\":\"translation\"}}]}]}",
+             bin_size, decoded, view_json);
+    char name[64];
+    snprintf(name, sizeof name, "meshopt_%s.glb", modes[index_mode]);
+    write_glb(name, json, bin, bin_size);
+    /* The same as .gltf, its compressed data in a base64 data URI. */
+    char *uri = base64_data_uri(bin, bin_size);
+    cJSON *root = cJSON_Parse(json);
+    if (uri && root) {
+        cJSON *buffer = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "buffers"), 0);
+        cJSON_AddStringToObject(buffer, "uri", uri);
+        char *text = cJSON_PrintUnformatted(root);
+        snprintf(name, sizeof name, "meshopt_%s.gltf", modes[index_mode]);
+        if (text) write_all(gltf_dir, name, text, strlen(text));
+        free(text);
+    }
+    cJSON_Delete(root);
+    free(uri);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: make_seeds GLTF_DIR GLB_DIR SOURCE_DIR...\n");
@@ -251,6 +355,8 @@ int main(int argc, char **argv) {
         }
     }
     seed_demo();
+    seed_meshopt(1);
+    seed_meshopt(2);
     printf("make_seeds: %d seed files\n", written);
     return 0;
 }

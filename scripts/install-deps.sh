@@ -3,8 +3,9 @@
 # Idempotent: does nothing when every package is already installed.
 set -eu
 PACKAGES="build-essential cmake pkg-config clang clang-format libclang-rt-14-dev valgrind
-libcjson-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
-libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth"
+libcjson-dev libmeshoptimizer-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
+libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth
+python3-numpy python3-pytest python3-setuptools"
 
 missing=""
 for p in $PACKAGES; do

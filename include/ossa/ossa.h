@@ -1,7 +1,8 @@
 /**
  * @file ossa.h
  * @brief All of ossa's CPU-side API in one include: documents, models and characters, sampling,
- * poses and palettes, inverse kinematics, skinning, the thread pool and the built-in demo model.
+ * mixing, poses and palettes, inverse kinematics, skinning, the thread pool and the built-in
+ * demo model.
  *
  * The OpenGL layer (gl.h) is separate: it needs libepoxy and EGL or GLFW.
  */
@@ -15,6 +16,7 @@
 #include "sample.h"
 #include "palette.h"
 #include "model.h"
+#include "mix.h"
 #include "ik.h"
 #include "skin.h"
 #include "thread_pool.h"

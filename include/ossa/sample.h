@@ -6,7 +6,8 @@
  * A pose is local TRS per rig node plus the morph weights of every node, in buffers the caller
  * owns (sizes: ossa_rig::node_count transforms, ossa_rig::weight_total floats). Sampling
  * writes the whole pose: the clip's base pose (rest + constant tracks), then every animated
- * track. Nothing here allocates or can fail.
+ * track (::ossa_clips_sample plays several clips into one pose). Nothing here allocates or
+ * can fail.
  *
  * Interpolation follows glTF 2.0: STEP holds the key at or before the time; LINEAR lerps, and
  * slerps rotations along the shortest arc; CUBICSPLINE is the Hermite spline with tangents
@@ -66,6 +67,25 @@ void ossa_cursor_reset(const ossa_clip *clip, ossa_cursor *cursor);
  */
 ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time,
                              ossa_cursor *cursor, ossa_pose *pose);
+
+/**
+ * Samples several clips of one rig together into one pose, each at its own time: the rest
+ * pose, then for each clip in order only what it animates (its animated tracks and its
+ * constant channels), so clips that animate different nodes all play at once (a file with one
+ * clip per object, a face clip over a body clip). Where two clips animate the same property
+ * the later one in the list wins. Unlike ::ossa_clip_sample, which writes the whole pose
+ * (each clip's base pose included), no clip overwrites what another animates unless it has a
+ * channel for the same property (a channel that holds one value counts). Allocates nothing.
+ * @param clips count clips of `rig`.
+ * @param times count clip times, times[i] for clips[i] (see ::ossa_clip_time).
+ * @param cursors NULL for the stateless search, else count cursors, cursors[i] of clips[i].
+ * @return OSSA_ERROR_ARGUMENT, with nothing written, when a clip is NULL or of another rig or
+ *         a cursor is smaller than its clip's ::ossa_cursor_size; OSSA_OK otherwise (count 0
+ *         writes the rest pose).
+ */
+ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips,
+                              const float *times, uint32_t count, ossa_cursor *cursors,
+                              ossa_pose *pose);
 
 /** How a caller's clock maps onto a clip's time range [start, end]. */
 typedef enum ossa_wrap {

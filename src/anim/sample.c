@@ -160,12 +160,8 @@ ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float t
     return OSSA_OK;
 }
 
-void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
-                                ossa_pose *pose) {
-    const ossa_rig *rig = clip->rig;
-    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
-    if (rig->weight_total)
-        memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+/* Every animated track of a clip at `time`: writes those tracks' targets and nothing else. */
+static void sample_tracks(const ossa_clip *clip, float time, ossa_cursor *cursor, ossa_pose *pose) {
 #ifdef OSSA_ANIM_AVX512
     int wide = !force_portable && ossa_anim_avx512_supported();
 #else
@@ -196,6 +192,46 @@ void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *
         for (; track < track_end; track++)
             write_key(clip, track, k, track_target(track, pose));
     }
+}
+
+void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
+                                ossa_pose *pose) {
+    const ossa_rig *rig = clip->rig;
+    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
+    if (rig->weight_total)
+        memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
+    sample_tracks(clip, time, cursor, pose);
+}
+
+ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips,
+                              const float *times, uint32_t count, ossa_cursor *cursors,
+                              ossa_pose *pose) {
+    for (uint32_t c = 0; c < count; c++)
+        if (!clips[c] || clips[c]->rig != rig ||
+            (cursors && cursors[c].capacity < clips[c]->timeline_count))
+            return OSSA_ERROR_ARGUMENT;
+    ossa_pose_set_rest(rig, pose);
+    for (uint32_t c = 0; c < count; c++) {
+        const ossa_clip *clip = clips[c];
+        /* the clip's constant channels from its base pose (its animated tracks follow) */
+        for (uint32_t n = 0; n < rig->node_count; n++) {
+            uint8_t paths = clip->node_paths[n];
+            if (!paths) continue;
+            const ossa_trs *base = &clip->base_local[n];
+            ossa_trs *out = &pose->local[n];
+            if (paths & (1u << OSSA_PATH_TRANSLATION))
+                memcpy(out->translation, base->translation, sizeof out->translation);
+            if (paths & (1u << OSSA_PATH_ROTATION))
+                memcpy(out->rotation, base->rotation, sizeof out->rotation);
+            if (paths & (1u << OSSA_PATH_SCALE)) memcpy(out->scale, base->scale, sizeof out->scale);
+            if (paths & (1u << OSSA_PATH_WEIGHTS))
+                memcpy(pose->weights + rig->weight_offset[n],
+                       clip->base_weights + rig->weight_offset[n],
+                       rig->weight_count[n] * sizeof(float));
+        }
+        sample_tracks(clip, times[c], cursors ? &cursors[c] : NULL, pose);
+    }
+    return OSSA_OK;
 }
 
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap) {

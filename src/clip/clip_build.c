@@ -118,7 +118,8 @@ static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
 }
 
 static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_clip *clip,
-                              clip_scratch *scratch, ossa_trs *base, float *base_weights) {
+                              clip_scratch *scratch, ossa_trs *base, float *base_weights,
+                              uint8_t *node_paths) {
     const ossa_document *doc = st->doc;
     const ossa_rig *rig = st->rig;
     uint64_t time_total = 0, value_total = 0;
@@ -148,6 +149,7 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         const ossa_accessor *out = &doc->accessors[s->output];
         uint32_t keys = (uint32_t)in->count;
         if (keys == 0) continue;
+        node_paths[node] |= (uint8_t)(1u << ch->path);
         int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
         uint64_t floats = (uint64_t)keys * comps * (cubic ? 3 : 1);
         snprintf(path, sizeof path, "animations[%u].samplers[%d].output", st->animation,
@@ -271,7 +273,8 @@ ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
         clip->rig = rig;
         ossa_trs *base = ossa_owned_alloc(st.owned, rig->node_count, sizeof *base);
         float *base_weights = ossa_owned_alloc(st.owned, rig->weight_total, sizeof(float));
-        if (!base || !base_weights) {
+        uint8_t *node_paths = ossa_owned_alloc(st.owned, rig->node_count, 1);
+        if (!base || !base_weights || !node_paths) {
             r = OSSA_ERROR_OUT_OF_MEMORY;
             break;
         }
@@ -279,9 +282,12 @@ ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
         memcpy(base_weights, rig->rest_weights, rig->weight_total * sizeof(float));
         clip->base_local = base;
         clip->base_weights = base_weights;
+        memset(node_paths, 0, rig->node_count);
+        clip->node_paths = node_paths;
         clip->name = ossa_owned_strdup(st.owned, doc->animations[a].name, &failed);
         r = failed ? OSSA_ERROR_OUT_OF_MEMORY
-                   : build_clip(&st, &doc->animations[a], clip, &scratch, base, base_weights);
+                   : build_clip(&st, &doc->animations[a], clip, &scratch, base, base_weights,
+                                node_paths);
     }
     if (r != OSSA_OK) {
         if (r == OSSA_ERROR_OUT_OF_MEMORY) fail(&st, r, "", "out of memory");

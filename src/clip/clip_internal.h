@@ -53,6 +53,9 @@ struct ossa_clip {
     const float *batch_keys;
     const ossa_trs *base_local; /**< rest TRS with constant tracks applied, one per rig node */
     const float *base_weights;  /**< rest weights with constant tracks applied (weight_total) */
+    /** Per rig node, bit `1 << ossa_path` for each path a channel of the clip targets (animated
+     *  or constant): what ossa_clips_sample lets the clip write. */
+    const uint8_t *node_paths;
 };
 
 /* The clips of a document, indexed by glTF animation index. */

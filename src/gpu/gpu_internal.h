@@ -16,7 +16,8 @@ enum {
     GPU_UNIT_TARGETS = 1,
     GPU_UNIT_WEIGHTS = 2,
     GPU_UNIT_BASE_COLOR = 3,
-    GPU_UNIT_INFLUENCES = 4
+    GPU_UNIT_EMISSIVE = 4,
+    GPU_UNIT_INFLUENCES = 5
 };
 
 /* What selects a program variant. */
@@ -32,6 +33,8 @@ typedef struct gpu_program {
     GLuint id;
     GLint palette_base, joint_count, weights_base, target_count, vertex_count, influence_texels;
     GLint view_proj, base_color, has_texture, light_dir;
+    GLint uv_row0, uv_row1, emissive, unlit, alpha_mode, alpha_cutoff;
+    GLint has_emissive_texture, emissive_row0, emissive_row1;
 } gpu_program;
 
 #define GPU_PROGRAM_CACHE 64
@@ -61,15 +64,30 @@ typedef struct gpu_influences {
     uint32_t set_count;         /* sets of the source; 0: the primitive is not skinned */
 } gpu_influences;
 
+/* How a primitive is shaded (see ossa_model_material). */
+typedef struct gpu_material {
+    float base_color[4];
+    float emissive[3];
+    float uv_transform[6];          /* 2x3 rows applied to the texture coordinates */
+    float emissive_uv_transform[6]; /* the same for the emissive texture */
+    float alpha_cutoff;
+    int alpha_mode; /* ossa_alpha_mode */
+    int unlit;
+    int double_sided; /* single-sided materials cull back faces */
+} gpu_material;
+
+/* The material of an ossa_model_material (NULL: glTF's default material). */
+void gpu_material_set(gpu_material *out, const ossa_model_material *material);
+
 typedef struct gpu_primitive {
     GLuint vao;
     GLuint buffers[4];                      /* position, normal, uv, index */
     GLuint targets_buffer, targets_texture; /* 2 RGBA32F texels per target and vertex */
     gpu_influences influences;
     uint32_t vertex_count, index_count;
-    float base_color[4];
-    GLuint texture; /* owned by the mesh's texture table, 0 when none */
-    int double_sided;
+    gpu_material material;
+    GLuint texture;          /* owned by the mesh's texture table, 0 when none */
+    GLuint emissive_texture; /* the same */
 } gpu_primitive;
 
 struct ossa_gpu_mesh {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "io/loader.h"
+#include "io/meshopt.h"
 
 static void parse_buffer_views(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
@@ -14,8 +15,14 @@ static void parse_buffer_views(ossa_io_loader *L) {
     for (uint32_t k = 0; k < count; k++)
         L->view_vertex_accessor[k] = -1;
     doc->buffer_view_count = count;
-    static const char *const known[] = {"buffer", "byteOffset", "byteLength", "byteStride",
-                                        "target", "name",       NULL};
+    static const char *const known[] = {"buffer",
+                                        "byteOffset",
+                                        "byteLength",
+                                        "byteStride",
+                                        "target",
+                                        "name",
+                                        "EXT_meshopt_compression",
+                                        NULL};
     uint32_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, array) {
@@ -60,6 +67,7 @@ static void parse_buffer_views(ossa_io_loader *L) {
                              (unsigned long long)(v->byte_offset + v->byte_length), v->buffer,
                              (unsigned long long)b->byte_length);
         L->buffer_used[v->buffer] = 1;
+        ossa_io_meshopt_parse_view(L, item, i);
         ossa_io_path_restore(L, mark);
         i++;
     }
@@ -69,6 +77,10 @@ static void parse_buffer_views(ossa_io_loader *L) {
 /* Loads the bytes of buffer i (the path points at its object). */
 static void load_buffer(ossa_io_loader *L, uint32_t i) {
     ossa_buffer *b = &L->doc->buffers[i];
+    if (ossa_io_meshopt_decodes_into(L, i)) { /* filled by decoding, never loaded */
+        b->data = ossa_io_alloc(L, (size_t)b->byte_length);
+        return;
+    }
     if (!b->uri) {
         if (i != 0 || !L->bin.data) {
             /* A placeholder: its bytes are not available anywhere; they read as zeros. */
@@ -124,7 +136,8 @@ void ossa_io_parse_buffers(ossa_io_loader *L) {
     L->buffer_used = ossa_io_alloc_array(L, count, 1);
     L->buffer_placeholder = ossa_io_alloc_array(L, count, 1);
     doc->buffer_count = count;
-    static const char *const known[] = {"uri", "byteLength", "name", NULL};
+    static const char *const known[] = {"uri", "byteLength", "name", "EXT_meshopt_compression",
+                                        NULL};
     uint64_t total = 0;
     uint32_t i = 0;
     const cJSON *item;
@@ -132,6 +145,7 @@ void ossa_io_parse_buffers(ossa_io_loader *L) {
         size_t mark = ossa_io_path_index(L, i);
         ossa_io_expect_object(L, item);
         ossa_io_check_members(L, item, known);
+        ossa_io_meshopt_parse_buffer(L, item, i);
         ossa_buffer *b = &doc->buffers[i];
         b->uri = ossa_io_dup_string(L, item, "uri");
         b->byte_length = ossa_io_get_uint(L, item, "byteLength", 0, 1);
@@ -159,4 +173,5 @@ void ossa_io_parse_buffers(ossa_io_loader *L) {
         i++;
     }
     ossa_io_path_restore(L, top);
+    ossa_io_meshopt_decode(L);
 }

@@ -280,6 +280,18 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
     return 1;
 }
 
+int ossa_io_extension_used(const ossa_io_loader *L, const char *name) {
+    for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
+        if (!strcmp(L->doc->extensions_used[i], name)) return 1;
+    return 0;
+}
+
+const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const char *name) {
+    const cJSON *extensions = ossa_io_member(object, "extensions");
+    const cJSON *ext = cJSON_IsObject(extensions) ? ossa_io_member(extensions, name) : NULL;
+    return cJSON_IsObject(ext) && ossa_io_extension_used(L, name) ? ext : NULL;
+}
+
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known) {
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
@@ -293,16 +305,17 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
                 if (!cJSON_IsObject(ext))
                     ossa_io_fail_key(L, ext->string, OSSA_ERROR_INVALID,
                                      "an extension must be an object, not %s", json_type_name(ext));
-                int declared = 0;
+                int declared = 0, handled = 0;
                 for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
                     if (!strcmp(L->doc->extensions_used[i], ext->string)) declared = 1;
+                for (const char *const *k = known; *k && !handled; k++)
+                    handled = !strcmp(*k, ext->string);
                 if (!declared)
                     ossa_io_warn_key(L, ext->string,
                                      "extension '%s' is not listed in extensionsUsed; ignored",
                                      ext->string);
-                else
-                    /* No extension ossa implements defines objects (KHR_mesh_quantization has
-                     * none), so every extension object is ignored. */
+                else if (!handled)
+                    /* The caller reads the extensions it implements (listed in `known`). */
                     ossa_io_warn_key(L, ext->string,
                                      "extension object '%s' has no effect in ossa; ignored",
                                      ext->string);

@@ -75,7 +75,8 @@ typedef struct ossa_io_loader {
     uint32_t sampler_count, camera_count;
     int32_t *scene_of_node; /* while parsing scenes: last scene (+1) listing each node */
     uint32_t current_material;
-    int32_t *material_texcoord; /* per material: highest texCoord of its textures, -1 none */
+    int32_t *material_texcoord;      /* per material: highest texCoord of its textures, -1 none */
+    struct ossa_io_meshopt *meshopt; /* EXT_meshopt_compression while loading (meshopt.c) */
 } ossa_io_loader;
 
 /* How primitives use a buffer view (one view must not hold both). */
@@ -128,8 +129,14 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
                        uint32_t count);
 /* An index read from an array element (path of the element already pushed). */
 int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count, const char *what);
-/* Warns about members outside `known` (NULL-terminated) and checks extensions/extras. */
+/* Warns about members outside `known` (NULL-terminated) and checks extensions/extras; an
+ * extension named in `known` is one the caller reads (no "has no effect" warning). */
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known);
+/* Whether extensionsUsed lists the extension. */
+int ossa_io_extension_used(const ossa_io_loader *L, const char *name);
+/* The object of extension `name` in object.extensions, NULL when absent or not listed in
+ * extensionsUsed (check_members warns about that). */
+const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const char *name);
 /* Calls fn for every element of array (may be NULL), with the path key[i] pushed; every element
  * must be an object. */
 typedef void (*ossa_io_item_fn)(ossa_io_loader *L, const cJSON *item, uint32_t index);

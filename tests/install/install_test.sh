@@ -3,7 +3,8 @@
 # checks that libossa.so and libossa-gl.so export their public API and nothing else, and builds
 # examples/play.c, docs/quickstart.c and (with the GL layer) examples/crowd_gl.c against it
 # three ways: CMake find_package(ossa) with ossa::ossa / ossa::gl, pkg-config with the shared
-# libraries, pkg-config --static.
+# libraries (found at run time through the rpath line README gives), pkg-config ossa-static /
+# ossa-gl-static, each command as README writes it.
 # Each program runs on the demo model written by the installed `ossa demo`.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR C_COMPILER [SANITIZE]
 set -eu
@@ -85,22 +86,33 @@ expect "$tmp/play-cmake.out" "mesh 1/0: 674 vertices"
 expect "$tmp/play-file.out" "demo.glb: 14 nodes"
 expect "$tmp/play-file.out" "animation 1 'gust'"
 
-# 2. pkg-config, shared library.
+# The README's commands, checked to be there as written.
+readme_has() {
+    grep -qF -- "$1" "$src/README.md" || fail "README.md no longer says: $1"
+}
+readme_has 'cc app.c $(pkg-config --cflags --libs ossa) -Wl,-rpath,$(pkg-config --variable=libdir ossa)'
+readme_has 'cc app.c $(pkg-config --cflags --libs ossa-static)'
+readme_has 'cc crowd.c $(pkg-config --cflags --libs ossa-gl) -Wl,-rpath,$(pkg-config --variable=libdir ossa-gl)'
+readme_has 'cc crowd.c $(pkg-config --cflags --libs ossa-gl-static)'
+
+# 2. pkg-config, shared library: the rpath line finds libossa.so in the moved prefix.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 pkg-config --exists ossa || fail "pkg-config does not find ossa"
 # shellcheck disable=SC2046,SC2086
 "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/play.c" \
-    $(pkg-config --cflags --libs ossa) -Wl,-rpath,"$libdir" -o "$tmp/play-shared" ||
+    $(pkg-config --cflags --libs ossa) -Wl,-rpath,$(pkg-config --variable=libdir ossa) \
+    -o "$tmp/play-shared" ||
     fail "building play with pkg-config (shared)"
 readelf -d "$tmp/play-shared" | grep -q "NEEDED.*libossa.so.0" || fail "play-shared does not use libossa.so.0"
-"$tmp/play-shared" "$tmp/demo.glb" 2 >"$tmp/play-shared.out" || fail "play (shared)"
+env -u LD_LIBRARY_PATH "$tmp/play-shared" "$tmp/demo.glb" 2 >"$tmp/play-shared.out" ||
+    fail "play (shared)"
 expect "$tmp/play-shared.out" "animation 2 'tick'"
 
-# 3. pkg-config --static: libossa.a plus its private dependencies (cJSON, libm, pthread).
+# 3. pkg-config ossa-static: libossa.a plus its dependencies (cJSON, libm, pthread).
 # shellcheck disable=SC2046,SC2086
 "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/play.c" \
-    $(pkg-config --cflags ossa) $(pkg-config --static --libs ossa | sed 's/-lossa/-l:libossa.a/') \
-    -o "$tmp/play-static" || fail "building play with pkg-config --static"
+    $(pkg-config --cflags --libs ossa-static) -o "$tmp/play-static" ||
+    fail "building play with pkg-config ossa-static"
 if readelf -d "$tmp/play-static" | grep -q "NEEDED.*libossa"; then fail "play-static uses libossa.so"; fi
 "$tmp/play-static" "$tmp/demo.glb" >"$tmp/play-static.out" || fail "play (static)"
 cmp -s "$tmp/play-static.out" "$tmp/play-shared.out" && fail "animations 0 and 2 printed the same"
@@ -114,7 +126,8 @@ cmp -s "$tmp/readme-quickstart.c" "$src/docs/quickstart.c" ||
     fail "the quick start in README.md differs from docs/quickstart.c"
 # shellcheck disable=SC2046,SC2086
 "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/docs/quickstart.c" \
-    $(pkg-config --cflags --libs ossa) -Wl,-rpath,"$libdir" -o "$tmp/quickstart" ||
+    $(pkg-config --cflags --libs ossa) -Wl,-rpath,$(pkg-config --variable=libdir ossa) \
+    -o "$tmp/quickstart" ||
     fail "building docs/quickstart.c"
 "$tmp/quickstart" "$tmp/demo.glb" >"$tmp/quickstart.out" || fail "quickstart"
 expect "$tmp/quickstart.out" "windmill_hub *-2.200 *4.200 *0.620"
@@ -141,19 +154,20 @@ if [ $gl = 1 ]; then
     pkg-config --exists ossa-gl || fail "pkg-config does not find ossa-gl"
     # shellcheck disable=SC2046,SC2086
     "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
-        $(pkg-config --cflags --libs ossa-gl) -Wl,-rpath,"$libdir" -o "$tmp/crowd-shared" ||
+        $(pkg-config --cflags --libs ossa-gl) -Wl,-rpath,$(pkg-config --variable=libdir ossa-gl) \
+        -o "$tmp/crowd-shared" ||
         fail "building crowd_gl with pkg-config (shared)"
     readelf -d "$tmp/crowd-shared" | grep -q "NEEDED.*libossa-gl.so.0" ||
         fail "crowd-shared does not use libossa-gl.so.0"
-    "$tmp/crowd-shared" "$tmp/demo.glb" 16 >"$tmp/crowd-shared.out" || fail "crowd_gl (shared)"
+    env -u LD_LIBRARY_PATH "$tmp/crowd-shared" "$tmp/demo.glb" 16 >"$tmp/crowd-shared.out" ||
+        fail "crowd_gl (shared)"
     cmp -s "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" ||
         { diff "$tmp/crowd-shared.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl shared vs CMake"; }
 
     # shellcheck disable=SC2046,SC2086
     "$cc" $flags -std=c11 -Wall -Wextra -Wpedantic -Werror "$src/examples/crowd_gl.c" \
-        $(pkg-config --cflags ossa-gl) $(pkg-config --static --libs ossa-gl |
-            sed -E 's/-lossa-gl( |$)/-l:libossa-gl.a\1/; s/-lossa( |$)/-l:libossa.a\1/') \
-        -o "$tmp/crowd-static" || fail "building crowd_gl with pkg-config --static"
+        $(pkg-config --cflags --libs ossa-gl-static) -o "$tmp/crowd-static" ||
+        fail "building crowd_gl with pkg-config ossa-gl-static"
     if readelf -d "$tmp/crowd-static" | grep -q "NEEDED.*libossa"; then
         fail "crowd-static uses a shared libossa"
     fi
@@ -162,4 +176,4 @@ if [ $gl = 1 ]; then
         { diff "$tmp/crowd-static.out" "$tmp/crowd-cmake.out" >&2; fail "crowd_gl static vs CMake"; }
 fi
 
-echo "install_test: installed, found by CMake and pkg-config (shared and static), examples ran (GL crowd: $gl)"
+echo "install_test: installed, found by CMake and pkg-config (shared with rpath, static), examples ran (GL crowd: $gl)"

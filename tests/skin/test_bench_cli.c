@@ -1,6 +1,7 @@
 /* `ossa bench --json` ($OSSA_CLI), briefly: the object the issue and README promise, with figures
- * that agree with each other (totals are sums, fractions are bytes x rate over the triad), and a
- * model that does not load refused before anything is measured. Speeds are not judged here. */
+ * that agree with each other (totals are sums, byte counts are the layout's, fractions are bytes
+ * x rate over the bound of the same traffic pattern), and a model that does not load refused
+ * before anything is measured. Speeds are not judged here. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -91,33 +92,113 @@ static void check_ik(const cJSON *ik) {
     CHECK(rows == 3 && seen == 7);
 }
 
-/* triad: on 1 thread and on `threads` threads. */
-static void check_skinning(const cJSON *skinning, const double triad[2], int threads) {
-    int fox = 0, synthetic = 0;
+/* The bandwidth bounds: every kernel on 1 thread and on `threads`, bytes counted as they cross
+ * the memory bus (reads for ownership of ordinary stores included), the better of the run's two
+ * measurements. Returns how many rows it saw. */
+static int check_bandwidth(const cJSON *bandwidth, int threads) {
+    static const char *const kernels[] = {"read",    "write", "write_nt", "copy",
+                                          "copy_nt", "triad", "triad_nt"};
+    static const double bytes[] = {8, 16, 8, 24, 16, 32, 24};
+    int rows = 0, seen[2] = {0, 0};
+    const cJSON *b;
+    cJSON_ArrayForEach(b, bandwidth) {
+        rows++;
+        const char *kernel = string(b, "kernel");
+        double t = number(b, "threads");
+        CHECK(t == 1 || t == threads);
+        int k = 0;
+        while (k < 7 && strcmp(kernel, kernels[k]))
+            k++;
+        CHECKF(k < 7, "unknown kernel \"%s\"", kernel);
+        if (k == 7) continue;
+        seen[t > 1] |= 1 << k;
+        CHECK(number(b, "bytes_per_element") == bytes[k]);
+        double gbs = number(b, "gbs"), start = number(b, "gbs_start"), end = number(b, "gbs_end");
+        CHECK(gbs > 0.0 && start > 0.0 && end > 0.0);
+        CHECK(gbs == (start > end ? start : end));
+    }
+    /* the ordinary kernels everywhere; the non-temporal ones where SSE2 is */
+    CHECK((seen[0] & 0x5b) == 0x5b && seen[1] == seen[0]);
+    return rows;
+}
+
+/* The bound a row names, as the bandwidth array gives it. */
+static double bound_of(const cJSON *bandwidth, const char *kernel, double threads) {
+    const cJSON *b;
+    cJSON_ArrayForEach(b, bandwidth) {
+        if (!strcmp(string(b, "kernel"), kernel) && number(b, "threads") == threads)
+            return number(b, "gbs");
+    }
+    CHECKF(0, "no bound \"%s\" on %g threads", kernel, threads);
+    return NAN;
+}
+
+/* A memory-bound row: its bytes are the kernel's streams plus a read for ownership of every
+ * output byte stored the ordinary way; its bound is the kernel with its traffic pattern and store
+ * kind; its fraction is bytes x rate over the bound (what is printed, to its precision). */
+static void check_bounded(const cJSON *s, const cJSON *bandwidth, const char *pattern) {
+    int nontemporal = !strcmp(string(s, "stores"), "nontemporal");
+    CHECK(nontemporal || !strcmp(string(s, "stores"), "ordinary"));
+    double bytes = number(s, "bytes_per_vertex"), out = number(s, "output_bytes_per_vertex");
+    double memory = number(s, "memory_bytes_per_vertex");
+    CHECK_NEAR(memory, bytes + (nontemporal ? 0.0 : out), 0.002);
+    char bound[32];
+    snprintf(bound, sizeof bound, "%s%s", pattern, nontemporal ? "_nt" : "");
+    CHECK(!strcmp(string(s, "bound"), bound));
+    double gbs = number(s, "bound_gbs");
+    CHECK_NEAR(gbs, bound_of(bandwidth, bound, number(s, "threads")), 0.0011);
+    double rate = number(s, "mverts_per_s"), fraction = number(s, "fraction_of_bound");
+    /* every figure is printed to 3 decimals, the fraction to 4: their rounding, and no more */
+    double expected = rate * 1e6 * memory / (gbs * 1e9);
+    CHECK_NEAR(fraction, expected, 5e-5 + expected * 5e-4 * (1 / rate + 1 / memory + 1 / gbs));
+}
+
+/* Copies of Fox (16, in cache, no bound), the synthetic mesh (memory: a triad-like pattern) and
+ * a crowd of Fox characters (memory: outputs written, a write-like pattern), each LBS and DQS on
+ * 1 thread and on `threads`. --cache-mib 1 makes the last two memory-bound. */
+static void check_skinning(const cJSON *skinning, const cJSON *bandwidth, int threads, int crowd) {
+    int rows[3] = {0, 0, 0};
     const cJSON *s;
     cJSON_ArrayForEach(s, skinning) {
         const char *model = string(s, "model"), *mode = string(s, "mode");
+        const char *workload = string(s, "workload");
         CHECK(!strcmp(mode, "lbs") || !strcmp(mode, "dqs"));
         double t = number(s, "threads"), vertices = number(s, "vertices");
         CHECK(t == 1 || t == threads);
         double rate = number(s, "mverts_per_s"), bytes = number(s, "bytes_per_vertex");
-        CHECK(rate > 0.0 && bytes > 0.0);
-        /* effective bandwidth over the triad on as many threads, as printed (three decimals,
-         * rates to 0.1) */
-        double fraction = number(s, "fraction_of_triad");
-        CHECK_NEAR(fraction, rate * 1e6 * bytes / 1e9 / triad[t > 1], 0.002 + 0.01 * fraction);
-        if (!strcmp(model, "Fox.glb")) {
-            fox++;
-            CHECK(vertices == 1728);
-        } else if (strstr(model, "synthetic 4096 vertices")) {
-            synthetic++;
-            CHECK(vertices == 4096);
-            if (t == 1) CHECK(number(s, "fraction_of_footprint_triad") > 0.0);
+        double out = number(s, "output_bytes_per_vertex");
+        CHECK(rate > 0.0 && bytes > out && out > 0.0);
+        int in_cache = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "in_cache"));
+        if (!strcmp(workload, "copies")) {
+            rows[0]++;
+            CHECK(!strcmp(model, "Fox.glb") && number(s, "instances") == 16);
+            CHECK(vertices == 16 * 1728 && in_cache);
+            CHECK(!cJSON_GetObjectItemCaseSensitive(s, "fraction_of_bound"));
+        } else if (!strcmp(workload, "synthetic")) {
+            rows[1]++;
+            CHECK(strstr(model, "synthetic 65536 vertices") != NULL);
+            CHECK(vertices == 65536 && !in_cache);
+            /* positions and normals of every slot (slots: whole blocks of 16) */
+            double slots = round(out * vertices / 24.0);
+            CHECK(slots >= vertices && fmod(slots, 16.0) == 0.0);
+            CHECK_NEAR(out, 24.0 * slots / vertices, 0.0006); /* printed to 0.001 */
+            check_bounded(s, bandwidth, "triad");
+        } else if (!strcmp(workload, "crowd")) {
+            rows[2]++;
+            CHECK(!strcmp(model, "Fox.glb") && number(s, "instances") == crowd);
+            CHECK(vertices == 1728.0 * crowd && !in_cache);
+            /* Fox has no normals: positions of every slot, and one palette of 24 joints (12
+             * floats each) read per character */
+            double slots = round(out * 1728 / 12.0);
+            CHECK(slots >= 1728 && fmod(slots, 16.0) == 0.0);
+            CHECK_NEAR(out, 12.0 * slots / 1728, 0.0006); /* printed to 0.001 */
+            CHECK_NEAR(bytes, out + 24 * 48 / 1728.0, 0.002);
+            check_bounded(s, bandwidth, "write");
         } else {
-            CHECKF(0, "unexpected skinning row \"%s\"", model);
+            CHECKF(0, "unexpected skinning row \"%s\" (%s)", model, workload);
         }
     }
-    CHECK(fox == 4 && synthetic == 4); /* lbs and dqs, on 1 thread and on all */
+    CHECK(rows[0] == 4 && rows[1] == 4 && rows[2] == 4); /* lbs and dqs, on 1 and on all */
 }
 
 int main(void) {
@@ -129,19 +210,20 @@ int main(void) {
     const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
 
     snprintf(args, sizeof args,
-             "--models '%s' --vertices 4096 --seconds 0.02 --characters 8 --crowd 50 --threads 2 "
-             "--json",
+             "--models '%s' --vertices 65536 --seconds 0.02 --characters 8 --crowd 50 "
+             "--skin-crowd 100 --bandwidth-mib 8 --cache-mib 1 --threads 2 --json",
              fox);
     CHECK(run_bench(args) == 0);
     cJSON *root = cJSON_Parse(out_text ? out_text : "");
     CHECKF(root != NULL, "stdout is one JSON object");
     if (root) {
-        double triad[2] = {number(root, "triad_gbs"), number(root, "triad_gbs_all_threads")};
-        CHECK(triad[0] > 0.0 && triad[1] > 0.0);
         CHECK(number(root, "threads") == 2);
+        CHECK(number(root, "bandwidth_mib") == 8 && number(root, "cache_mib") == 1);
+        const cJSON *bandwidth = cJSON_GetObjectItemCaseSensitive(root, "bandwidth");
+        CHECK(check_bandwidth(bandwidth, 2) >= 10);
         check_characters(cJSON_GetObjectItemCaseSensitive(root, "characters"));
         check_crowd(cJSON_GetObjectItemCaseSensitive(root, "crowd"), 50, 2);
-        check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), triad, 2);
+        check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), bandwidth, 2, 100);
         check_ik(cJSON_GetObjectItemCaseSensitive(root, "ik"));
         cJSON_Delete(root);
     }
@@ -151,10 +233,12 @@ int main(void) {
     CHECK(run_bench(args) == 1);
     CHECK(err_text && strstr(err_text, "missing.glb: the file cannot be opened"));
     CHECK(occurrences(err_text, "missing.glb") == 1);
-    CHECK(out_text && strstr(out_text, "triad") == NULL);
+    CHECK(out_text && strstr(out_text, "bandwidth") == NULL);
 
     CHECK(run_bench("--seconds") == 2); /* a flag without its value */
     CHECK(run_bench("--crowd 0") == 2);
+    CHECK(run_bench("--skin-crowd 0") == 2);
+    CHECK(run_bench("--cache-mib x") == 2);
     CHECK(err_text && strstr(err_text, "usage: ossa bench"));
     CHECK(run_bench("--help") == 0);
     CHECK(out_text && strstr(out_text, "usage: ossa bench"));

@@ -1,5 +1,6 @@
 /* Crowd benchmark of sample + FK + palette (bench_characters.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_report.h"
 #include "bench_characters.h"
 
 #include <stdio.h>
@@ -68,7 +69,7 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
     *frames = 0;
     ns[0] = ns[1] = ns[2] = 0.0;
     do {
-        double t0 = bench_now_ns();
+        double t0 = bench_thread_ns();
         for (int i = 0; i < c->count; i++) {
             ossa_pose pose = pose_of(c, i);
             if (!clip) {
@@ -79,12 +80,12 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
             float t = ossa_clip_time(clip, clock + c->phase[i], OSSA_WRAP_LOOP);
             ossa_clip_sample(rig, clip, t, use_cursor ? &cursor : NULL, &pose);
         }
-        double t1 = bench_now_ns();
+        double t1 = bench_thread_ns();
         for (int i = 0; i < c->count; i++) {
             ossa_pose pose = pose_of(c, i);
             ossa_fk_matrices(rig, &pose, c->world + (size_t)i * c->world_stride);
         }
-        double t2 = bench_now_ns();
+        double t2 = bench_thread_ns();
         for (int i = 0; i < c->count; i++) {
             const float *world = c->world + (size_t)i * c->world_stride;
             float *palette = c->palettes + (size_t)i * c->palette_stride;
@@ -96,7 +97,7 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
                 palette += ossa_palette_floats(rig, s);
             }
         }
-        double t3 = bench_now_ns();
+        double t3 = bench_thread_ns();
         ns[0] += t1 - t0;
         ns[1] += t2 - t1;
         ns[2] += t3 - t2;
@@ -114,7 +115,7 @@ int bench_characters(const char *model_path, int use_cursor, int characters, dou
     ossa_rig *rig = NULL;
     ossa_clip_set *clips = NULL;
     ossa_error error;
-    if (ossa_document_load_file(model_path, NULL, &doc, &error) != OSSA_OK ||
+    if (ossa_document_load_file(model_path, cli_load_options(), &doc, &error) != OSSA_OK ||
         ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK ||
         ossa_clip_set_build(doc, rig, NULL, &clips, &error) != OSSA_OK) {
         char text[1100];

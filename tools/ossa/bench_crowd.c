@@ -1,5 +1,6 @@
 /* Crowd benchmark of the runtime API (bench_crowd.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_report.h"
 #include "bench_crowd.h"
 
 #include <stdio.h>
@@ -69,7 +70,7 @@ int bench_crowd(const char *model_path, int characters, double seconds, ossa_thr
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1; /* only the update is measured */
-    ossa_result r = ossa_document_load_file(model_path, NULL, &doc, &error);
+    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
     if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
     ossa_document_free(doc);
     if (r != OSSA_OK) {

@@ -1,5 +1,6 @@
 /* IK benchmark (bench_ik.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "cli_report.h"
 #include "bench_ik.h"
 
 #include <math.h>
@@ -131,7 +132,7 @@ int bench_ik(const char *model_path, double seconds, bench_ik_result *rows) {
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
-    ossa_result r = ossa_document_load_file(model_path, NULL, &doc, &error);
+    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
     if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
     ossa_document_free(doc);
     if (r == OSSA_OK) r = ossa_character_create(model, &character, &error);

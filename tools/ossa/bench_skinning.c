@@ -1,4 +1,5 @@
 /* Skinning throughput: many instances of prepared meshes, one thread or a pool. */
+#define _POSIX_C_SOURCE 200809L
 #include "bench_skinning.h"
 
 #include <math.h>
@@ -6,14 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_triad.h"
+#include "bench_bandwidth.h"
+#include "bench_clock.h"
+#include "skin/skin_mesh_internal.h"
 
 enum { BLOCK = 16 };
 
 typedef struct skin_job {
     ossa_skin_mesh *const *meshes;
     int mesh_count;
-    ossa_skin_frame *frames;   /* one per mesh */
+    ossa_skin_frame *frames;   /* instance * mesh_count + mesh */
     ossa_skin_output *outputs; /* instance * mesh_count + mesh */
     size_t *first_block;       /* mesh_count + 1 prefix sums of blocks within one instance */
     size_t blocks_per_instance;
@@ -33,8 +36,8 @@ static void skin_blocks(void *user, size_t begin, size_t end) {
         size_t stop = end < mesh_end ? end : mesh_end;
         size_t b0 = local - job->first_block[m];
         const ossa_skin_mesh *mesh = job->meshes[m];
-        if (ossa_skin_mesh_run(mesh, &job->frames[m],
-                               &job->outputs[instance * (size_t)job->mesh_count + (size_t)m],
+        size_t at = instance * (size_t)job->mesh_count + (size_t)m;
+        if (ossa_skin_mesh_run(mesh, &job->frames[at], &job->outputs[at],
                                ossa_skin_mesh_slot_count(mesh), b0 * BLOCK,
                                (b0 + (stop - begin)) * BLOCK, NULL) != OSSA_OK)
             atomic_fetch_add(&job->refusals, 1);
@@ -42,46 +45,85 @@ static void skin_blocks(void *user, size_t begin, size_t end) {
     }
 }
 
+int bench_skin_nontemporal(const ossa_skin_mesh *mesh, const ossa_skin_output *out,
+                           ossa_skin_backend backend) {
+    if (backend == OSSA_SKIN_BACKEND_AUTO || !ossa_skin_backend_supported(backend))
+        backend = ossa_skin_backend_best();
+    size_t out_bytes = 12 * (size_t)(out->positions != NULL) +
+                       12 * (size_t)(out->normals && ossa_skin_mesh_has_normals(mesh));
+    return backend == OSSA_SKIN_BACKEND_AVX512 &&
+           ossa_skin_mesh_slot_count(mesh) * out_bytes >= SKIN_NONTEMPORAL_BYTES;
+}
+
+/* The outputs and, for DQS, the dual quaternion tables of every instance. */
+static int alloc_instances(skin_job *job, const float *const *palettes,
+                           const uint32_t *joint_counts, ossa_skin_mode mode,
+                           ossa_skin_backend backend, int instances) {
+    for (int m = 0; m < job->mesh_count; m++) {
+        ossa_skin_mesh *mesh = job->meshes[m];
+        size_t slots = ossa_skin_mesh_slot_count(mesh);
+        job->first_block[m + 1] = job->first_block[m] + slots / BLOCK;
+        for (int i = 0; i < instances; i++) {
+            size_t at = (size_t)i * (size_t)job->mesh_count + (size_t)m;
+            ossa_skin_frame *f = &job->frames[at];
+            f->palette = palettes[m];
+            f->joint_count = joint_counts[m];
+            f->mode = mode;
+            f->backend = backend;
+            f->order = OSSA_SKIN_ORDER_PREPARED;
+            if (mode == OSSA_SKIN_DQS) {
+                float *dq = malloc(12 * sizeof(float) * (joint_counts[m] + 1));
+                if (!dq) return 1;
+                ossa_skin_dual_quats(palettes[m], joint_counts[m], dq);
+                f->dual_quats = dq;
+            }
+            ossa_skin_output *o = &job->outputs[at];
+            o->positions = aligned_alloc(64, slots * 12 + 64);
+            if (ossa_skin_mesh_has_normals(mesh)) o->normals = aligned_alloc(64, slots * 12 + 64);
+            if (!o->positions || (ossa_skin_mesh_has_normals(mesh) && !o->normals)) return 1;
+            memset(o->positions, 0, slots * 12);
+            if (o->normals) memset(o->normals, 0, slots * 12);
+        }
+    }
+    job->blocks_per_instance = job->first_block[job->mesh_count];
+    return 0;
+}
+
+/* Every instance's palettes to dual quaternions, as each frame of a game does. */
+static void convert_palettes(const skin_job *job, size_t frames) {
+    for (size_t at = 0; at < frames; at++)
+        ossa_skin_dual_quats(job->frames[at].palette, job->frames[at].joint_count,
+                             (float *)job->frames[at].dual_quats);
+}
+
 int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
-                   const float *const *dual_quats, const uint32_t *joint_counts, int mesh_count,
-                   ossa_skin_mode mode, ossa_skin_backend backend, int instances, double seconds,
-                   ossa_thread_pool *pool, bench_skin_result *out) {
+                   const uint32_t *joint_counts, int mesh_count, ossa_skin_mode mode,
+                   ossa_skin_backend backend, int instances, double seconds, ossa_thread_pool *pool,
+                   bench_skin_result *out) {
     memset(out, 0, sizeof *out);
+    size_t frames = (size_t)instances * (size_t)mesh_count;
     skin_job job = {meshes,
                     mesh_count,
-                    calloc((size_t)mesh_count, sizeof(ossa_skin_frame)),
-                    calloc((size_t)instances * (size_t)mesh_count, sizeof(ossa_skin_output)),
+                    calloc(frames, sizeof(ossa_skin_frame)),
+                    calloc(frames, sizeof(ossa_skin_output)),
                     calloc((size_t)mesh_count + 1, sizeof(size_t)),
                     0,
                     0};
     int status = !job.frames || !job.outputs || !job.first_block;
-    double vertices = 0.0, bytes = 0.0;
+    if (!status) status = alloc_instances(&job, palettes, joint_counts, mode, backend, instances);
+    double vertices = 0.0, bytes = 0.0, written = 0.0, owned = 0.0;
+    int nontemporal = 1;
     for (int m = 0; !status && m < mesh_count; m++) {
-        size_t slots = ossa_skin_mesh_slot_count(meshes[m]);
-        job.first_block[m + 1] = job.first_block[m] + slots / BLOCK;
-        ossa_skin_frame *f = &job.frames[m];
-        f->palette = palettes[m];
-        f->dual_quats = dual_quats[m];
-        f->joint_count = joint_counts[m];
-        f->mode = mode;
-        f->backend = backend;
-        f->order = OSSA_SKIN_ORDER_PREPARED;
-        for (int i = 0; i < instances; i++) {
-            ossa_skin_output *o = &job.outputs[(size_t)i * (size_t)mesh_count + (size_t)m];
-            o->positions = aligned_alloc(64, slots * 12 + 64);
-            if (ossa_skin_mesh_has_normals(meshes[m]))
-                o->normals = aligned_alloc(64, slots * 12 + 64);
-            if (!o->positions || (ossa_skin_mesh_has_normals(meshes[m]) && !o->normals))
-                status = 1;
-            else {
-                memset(o->positions, 0, slots * 12);
-                if (o->normals) memset(o->normals, 0, slots * 12);
-            }
-        }
+        double slots = (double)ossa_skin_mesh_slot_count(meshes[m]);
+        const ossa_skin_output *o = &job.outputs[m];
         vertices += (double)ossa_skin_mesh_vertex_count(meshes[m]);
-        bytes += ossa_skin_mesh_bytes_per_vertex(meshes[m], &job.outputs[m]) * (double)slots;
+        bytes += ossa_skin_mesh_bytes_per_vertex(meshes[m], o) * slots;
+        double out_bytes = 12.0 * slots * (1 + (o->normals != NULL));
+        written += out_bytes;
+        if (bench_skin_nontemporal(meshes[m], o, backend)) continue;
+        nontemporal = 0;
+        owned += out_bytes; /* ordinary stores read each line first */
     }
-    job.blocks_per_instance = job.first_block[mesh_count];
     size_t total = job.blocks_per_instance * (size_t)instances;
     if (!status && total) {
         unsigned threads = pool ? ossa_thread_pool_threads(pool) : 1;
@@ -90,22 +132,28 @@ int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
         double best = HUGE_VAL, start = bench_now();
         int runs = 0;
         while (runs < 5 || bench_now() - start < seconds) {
-            double t0 = bench_now();
+            /* one thread: its CPU time (a shared machine's other programs do not count) */
+            double t0 = pool ? bench_now() : 1e-9 * bench_thread_ns();
+            if (mode == OSSA_SKIN_DQS) convert_palettes(&job, frames);
             if (pool)
                 ossa_thread_pool_for(pool, total, grain, skin_blocks, &job);
             else
                 skin_blocks(&job, 0, total);
-            double dt = bench_now() - t0;
+            double dt = (pool ? bench_now() : 1e-9 * bench_thread_ns()) - t0;
             if (dt < best) best = dt;
             runs++;
         }
         if (atomic_load(&job.refusals)) status = 1;
         out->mverts_per_s = vertices * instances / best / 1e6;
         out->bytes_per_vertex = bytes / vertices;
+        out->output_bytes_per_vertex = written / vertices;
+        out->rfo_bytes_per_vertex = owned / vertices;
+        out->nontemporal = nontemporal;
     }
-    for (size_t i = 0; job.outputs && i < (size_t)instances * (size_t)mesh_count; i++) {
+    for (size_t i = 0; job.outputs && job.frames && i < frames; i++) {
         free(job.outputs[i].positions);
         free(job.outputs[i].normals);
+        free((float *)job.frames[i].dual_quats);
     }
     free(job.outputs);
     free(job.frames);

@@ -9,19 +9,32 @@
 
 typedef struct bench_skin_result {
     double mverts_per_s;     /* best over the repetitions, original vertices per second / 1e6 */
-    double bytes_per_vertex; /* read + written per vertex by the kernel */
+    double bytes_per_vertex; /* the kernel's streams (ossa_skin_mesh_bytes_per_vertex): the
+                                prepared inputs read and the outputs written, per vertex */
+    double output_bytes_per_vertex; /* of which written */
+    double rfo_bytes_per_vertex;    /* outputs written with ordinary stores, which read each
+                                       line before writing it (read for ownership) */
+    int nontemporal;                /* 1: every output went through non-temporal stores */
 } bench_skin_result;
 
 /*
  * Skins `instances` copies of the meshes (separate outputs, prepared order, positions and
  * normals) with a backend (AUTO: the best) repeatedly for about `seconds`; with a pool, the blocks
- * of all instances are spread over its threads. Palettes: one per mesh (and their dual quaternions
- * for DQS). Returns 0 on success.
+ * of all instances are spread over its threads (wall clock), else the calling thread's CPU clock
+ * times the passes. Palettes: one per mesh. DQS converts each
+ * instance's palettes to dual quaternions (ossa_skin_dual_quats) on the calling thread in every
+ * pass, inside the timed part: a game converts every frame. Returns 0 on success.
  */
 int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
-                   const float *const *dual_quats, const uint32_t *joint_counts, int mesh_count,
-                   ossa_skin_mode mode, ossa_skin_backend backend, int instances, double seconds,
-                   ossa_thread_pool *pool, bench_skin_result *out);
+                   const uint32_t *joint_counts, int mesh_count, ossa_skin_mode mode,
+                   ossa_skin_backend backend, int instances, double seconds, ossa_thread_pool *pool,
+                   bench_skin_result *out);
+
+/* 1 when ossa_skin_mesh_run writes this mesh's packed, 64-byte aligned prepared-order outputs
+ * with non-temporal stores on this backend (the library's rule: AVX-512 fast path and outputs of
+ * SKIN_NONTEMPORAL_BYTES or more). */
+int bench_skin_nontemporal(const ossa_skin_mesh *mesh, const ossa_skin_output *out,
+                           ossa_skin_backend backend);
 
 /*
  * A synthetic mesh like a character's: `vertices` vertices with positions, normals and 4

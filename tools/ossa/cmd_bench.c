@@ -1,8 +1,9 @@
 /*
  * ossa bench: a benchmark (not a test). Per model: ns per character for sample + FK + palette
- * (with and without a cursor), skinning throughput (LBS and DQS, one thread and all threads);
- * a synthetic large mesh; and a STREAM-style triad in the same run, so skinning can be read as
- * a fraction of the machine's measured memory bandwidth.
+ * (with and without a cursor), skinning throughput (LBS and DQS, one thread and all threads) of
+ * cache-resident copies and of a crowd of characters; a synthetic large mesh; and streaming
+ * bandwidth bounds measured in the same run, so memory-bound skinning can be read as a fraction
+ * of the bound whose traffic pattern matches it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -13,9 +14,12 @@
 
 #include "bench_characters.h"
 #include "bench_crowd.h"
+#include "bench_mix.h"
 #include "bench_ik.h"
 #include "bench_skinning.h"
-#include "bench_triad.h"
+#include "bench_bandwidth.h"
+#include "bench_skin_crowd.h"
+#include "cli_report.h"
 #include "commands.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
@@ -32,7 +36,10 @@ typedef struct bench_args {
     unsigned threads;
     size_t vertices;
     int characters;
-    int crowd; /* characters of the runtime-API crowd rows */
+    int crowd;            /* characters of the runtime-API crowd rows */
+    int skin_crowd;       /* characters of the skinned crowd rows */
+    size_t bandwidth_mib; /* MiB of each array of the bandwidth kernels (0: the default) */
+    size_t cache_mib;     /* the last-level cache (0: as the system says) */
     int json;
     ossa_skin_backend backend;
     const char *models[MAX_MODELS];
@@ -40,25 +47,46 @@ typedef struct bench_args {
     char *model_list; /* owned copy of --models */
 } bench_args;
 
+/* What a skinning row skins, and so where its bytes come from. */
+typedef enum skin_workload {
+    WORKLOAD_COPIES,    /* 16 outputs of one model's meshes, one palette: all in cache */
+    WORKLOAD_CROWD,     /* characters of a model, each its own palette and outputs: the shared
+                           prepared meshes in cache, palettes and outputs in memory */
+    WORKLOAD_SYNTHETIC, /* one large mesh: inputs and outputs in memory */
+} skin_workload;
+
+static const char *const workload_names[] = {"copies", "crowd", "synthetic"};
+
 typedef struct skin_row {
     const char *model;
     const char *mode;
+    skin_workload workload;
+    int instances; /* copies or characters */
     unsigned threads;
-    size_t vertices;
+    size_t vertices; /* skinned per pass */
     bench_skin_result r;
-    double fraction;           /* of triad_gbs (1 thread) or triad_gbs_all (several) */
-    double fraction_footprint; /* of triad_footprint_gbs; synthetic mesh, 1 thread only */
+    int bounded;                    /* memory-bound: the fields below are set */
+    bench_stream bound;             /* the bandwidth kernel with the same traffic pattern */
+    double memory_bytes_per_vertex; /* to and from memory, reads for ownership included */
+    double bound_gbs;
+    double fraction; /* memory_bytes_per_vertex x vertices/s over bound_gbs */
 } skin_row;
 
 typedef struct bench_report {
-    double triad_gbs, triad_gbs_all;
-    double triad_footprint_gbs; /* arrays as large as one pass over the synthetic mesh */
+    /* [0]: 1 thread, [1]: every thread; gbs is the better of the measurements at the start and
+     * at the end of the run */
+    double gbs[2][BENCH_STREAM_COUNT], gbs_start[2][BENCH_STREAM_COUNT],
+        gbs_end[2][BENCH_STREAM_COUNT];
+    size_t bandwidth_bytes; /* each array, all threads together */
+    size_t cache_bytes;     /* the last-level cache: workloads of 2x it or more are memory-bound */
     unsigned threads;
     bench_character_result characters[2 * MAX_MODELS];
     int character_cursor[2 * MAX_MODELS];
     int character_count;
     bench_crowd_result crowd[2 * MAX_MODELS];
     int crowd_count;
+    bench_mix_result mix[MAX_MODELS];
+    int mix_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
@@ -69,8 +97,9 @@ static void usage(FILE *out) {
     fprintf(
         out,
         "usage: ossa bench [--models A,B,...] [--seconds S] [--threads N] [--vertices N]\n"
-        "                  [--characters N] [--crowd N] [--backend auto|scalar|sse2|avx2|avx512]\n"
-        "                  [--json]\n\n"
+        "                  [--characters N] [--crowd N] [--skin-crowd N] [--bandwidth-mib N]\n"
+        "                  [--cache-mib N] [--backend auto|scalar|sse2|avx2|avx512] [--json]\n"
+        "                  [--allow-unsafe-paths]\n\n"
         "A benchmark, not a test. For every model (default: every shared model with a skin,\n"
         "found under $OSSA_SHARED/models or ../shared/models):\n"
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
@@ -78,29 +107,55 @@ static void usage(FILE *out) {
         "  - a crowd through the runtime API (ossa_characters_update: sample, FK and every\n"
         "    skin's palette) of --crowd characters (default 10000), ms per frame on 1 thread\n"
         "    and on --threads threads;\n"
+        "  - mixing: ns per character to sample one clip with a cursor and to sample a\n"
+        "    4-layer mix (2 normal, 1 masked, 1 additive; ossa_mix_sample) over the crowd\n"
+        "    of --characters characters;\n"
         "  - skinning throughput in million vertices per second (positions and, where the\n"
         "    model has them, normals; prepared order), LBS and DQS, on 1 thread and on\n"
-        "    --threads threads (default: every online CPU);\n"
+        "    --threads threads (default: every online CPU), of two workloads: 16 copies of the\n"
+        "    model's meshes sharing one palette (they stay in cache: a compute figure), and a\n"
+        "    crowd of --skin-crowd characters (default 1000) made with ossa_model, each posed\n"
+        "    at its own time with its own palette and outputs (the shared meshes stay in cache,\n"
+        "    the outputs go to memory). DQS includes converting the palettes to dual\n"
+        "    quaternions in every pass;\n"
         "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
-        "    rigs it knows (Fox, CesiumMan).\n"
-        "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences\n"
-        "over 64 joints, and a STREAM-style triad (a = b + s * c over doubles, each array\n"
-        "2 x the last-level cache, 128-512 MiB; 24 bytes per element) measured in the same\n"
-        "run on 1 thread and on --threads threads, and once more on 1 thread with arrays as\n"
-        "large as one pass over the synthetic mesh (a like-for-like figure where the mesh fits\n"
-        "in a large L3). Each skinning figure is also given as bytes read + written per vertex\n"
-        "(the prepared layout: float positions and normals in SoA blocks of 16, float\n"
-        "weights, 1-byte window-relative or 2-byte joints, float xyz outputs) and as a\n"
-        "fraction of the triad on as many threads.\n"
+        "    rigs it knows (Fox, CesiumMan).\n");
+    fprintf(
+        out,
+        "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences over\n"
+        "64 joints: the fast path's best case (each vertex's joints within 8 neighbours,\n"
+        "vertices ordered along the chain), inputs and outputs in memory.\n"
+        "Bandwidth bounds, at the start and at the end of the run on 1 thread and on --threads\n"
+        "threads (each thread on arrays it allocated and first touched; each array\n"
+        "--bandwidth-mib MiB, default 2 x the last-level cache within 128-512): read, write,\n"
+        "copy and triad over doubles, with ordinary and with non-temporal (_nt) stores. Bytes\n"
+        "count what crosses the memory bus: an ordinary store reads its line first (read for\n"
+        "ownership), so write counts 16 bytes per element, copy 24, triad 32; write_nt 8,\n"
+        "copy_nt 16, triad_nt 24. A memory-bound skinning row (crowd, synthetic) counts its\n"
+        "bytes the same way (outputs, their reads for ownership when stored the ordinary way,\n"
+        "the synthetic mesh's prepared inputs, the crowd's palettes) and is given as a fraction\n"
+        "of the bound with its traffic pattern on as many threads: the crowd's a write, the\n"
+        "synthetic mesh's a triad, each with the store kind the kernel used (the AVX-512 path\n"
+        "stores outputs of 1 MiB or more non-temporally). A workload moving less than twice\n"
+        "the last-level cache per pass (--cache-mib, default: cpu0's level 3 as sysfs gives\n"
+        "it) may stay in cache, and copies always do: those rows have no bound.\n"
         "--seconds is the time per measurement (default 0.5); the best repetition counts.\n"
+        "One-thread figures are timed with the thread's CPU clock (on a shared machine, the\n"
+        "time it ran, not the time other programs ran meanwhile); several threads with the\n"
+        "wall clock, which a loaded machine makes slower.\n"
         "The machine may be shared: figures are noisy, compare ratios from one run.\n"
-        "--json prints one object: triad_gbs, triad_gbs_all_threads, triad_footprint_gbs,\n"
-        "threads, backend,\n"
+        "--json prints one object: threads, backend, seconds, bandwidth_mib, cache_mib,\n"
+        "bandwidth [{kernel, threads, bytes_per_element, gbs, gbs_start, gbs_end}],\n"
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
-        "skinning [{model, mode, threads, vertices, mverts_per_s, bytes_per_vertex,\n"
-        "fraction_of_triad, fraction_of_footprint_triad (synthetic, 1 thread)}],\n"
-        "ik [{model, job, ns}].\n");
+        "mix [{model, characters, ns_sample, ns_mix}],\n"
+        "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
+        "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
+        "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
+        "ik [{model, job, ns}].\n"
+        "Rows name a model by its file name, with as many parent folders as tell two files\n"
+        "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
+        "outside the model's folder (refused by default).\n");
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -109,6 +164,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     a->vertices = 1000000;
     a->characters = 1000;
     a->crowd = 10000;
+    a->skin_crowd = 1000;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -118,6 +174,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             return 1;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--allow-unsafe-paths")) {
+            cli_load_options()->allow_unsafe_paths = 1;
         } else if (value && !strcmp(arg, "--seconds")) {
             a->seconds = strtod(value, &end);
             if (*end || !(a->seconds > 0) || a->seconds > 60) goto bad;
@@ -141,6 +199,21 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             long c = strtol(value, &end, 10);
             if (*end || c < 1 || c > 1000000) goto bad;
             a->crowd = (int)c;
+            i++;
+        } else if (value && !strcmp(arg, "--skin-crowd")) {
+            long c = strtol(value, &end, 10);
+            if (*end || c < 1 || c > 100000) goto bad;
+            a->skin_crowd = (int)c;
+            i++;
+        } else if (value && !strcmp(arg, "--bandwidth-mib")) {
+            long m = strtol(value, &end, 10);
+            if (*end || m < 1 || m > 4096) goto bad;
+            a->bandwidth_mib = (size_t)m;
+            i++;
+        } else if (value && !strcmp(arg, "--cache-mib")) {
+            long m = strtol(value, &end, 10);
+            if (*end || m < 1 || m > 65536) goto bad;
+            a->cache_mib = (size_t)m;
             i++;
         } else if (value && !strcmp(arg, "--backend")) {
             int found = 0;
@@ -210,7 +283,8 @@ static int default_models(char **list) {
     for (int i = 0; i < count; i++) {
         ossa_document *doc = NULL;
         int skinned =
-            ossa_document_load_file(found[i], NULL, &doc, NULL) == OSSA_OK && doc->skin_count > 0;
+            ossa_document_load_file(found[i], cli_load_options(), &doc, NULL) == OSSA_OK &&
+            doc->skin_count > 0;
         ossa_document_free(doc);
         if (skinned)
             list[kept++] = found[i];
@@ -220,26 +294,37 @@ static int default_models(char **list) {
     return kept;
 }
 
-static void add_skin_row(bench_report *rep, const char *model, const char *mode, unsigned threads,
-                         size_t vertices, const bench_skin_result *r) {
+/* A row; memory-bound workloads get their bound: the kernel with their traffic pattern. */
+static void add_skin_row(bench_report *rep, const char *model, skin_workload workload,
+                         int instances, const char *mode, unsigned threads, size_t vertices,
+                         const bench_skin_result *r) {
     if (rep->skin_count >= MAX_ROWS) return;
     skin_row *row = &rep->skinning[rep->skin_count++];
+    memset(row, 0, sizeof *row);
     row->model = model;
+    row->workload = workload;
+    row->instances = instances;
     row->mode = mode;
     row->threads = threads;
     row->vertices = vertices;
     row->r = *r;
-    double triad = threads > 1 ? rep->triad_gbs_all : rep->triad_gbs;
-    double bytes_per_s = r->mverts_per_s * 1e6 * r->bytes_per_vertex;
-    row->fraction = triad > 0 ? bytes_per_s / (triad * 1e9) : 0;
-    row->fraction_footprint = 0;
+    double pass = (r->bytes_per_vertex + r->rfo_bytes_per_vertex) * (double)vertices;
+    /* STREAM's rule: twice the last-level cache or more goes to memory; less may stay */
+    if (workload == WORKLOAD_COPIES || pass < 2.0 * (double)rep->cache_bytes) return;
+    row->bounded = 1;
+    if (workload == WORKLOAD_CROWD) /* outputs written, inputs shared from cache */
+        row->bound = r->nontemporal ? BENCH_WRITE_NT : BENCH_WRITE;
+    else /* about two bytes read per byte written */
+        row->bound = r->nontemporal ? BENCH_TRIAD_NT : BENCH_TRIAD;
+    row->memory_bytes_per_vertex = r->bytes_per_vertex + r->rfo_bytes_per_vertex;
+    /* bound_gbs and fraction: once the bounds have been measured again at the end */
 }
 
 /* LBS and DQS on one thread and on the pool for a set of meshes. */
 static void bench_meshes(bench_report *rep, const bench_args *a, ossa_thread_pool *pool,
-                         const char *model, ossa_skin_mesh *const *meshes,
-                         const float *const *palettes, const float *const *dqs,
-                         const uint32_t *joints, int count, int instances) {
+                         const char *model, skin_workload workload, ossa_skin_mesh *const *meshes,
+                         const float *const *palettes, const uint32_t *joints, int count,
+                         int instances) {
     size_t vertices = 0;
     for (int m = 0; m < count; m++)
         vertices += ossa_skin_mesh_vertex_count(meshes[m]);
@@ -248,20 +333,46 @@ static void bench_meshes(bench_report *rep, const bench_args *a, ossa_thread_poo
             ossa_thread_pool *p = pass ? pool : NULL;
             if (pass && ossa_thread_pool_threads(pool) < 2) continue;
             bench_skin_result r;
-            if (bench_skinning(meshes, palettes, dqs, joints, count, (ossa_skin_mode)mode,
-                               a->backend, instances, a->seconds, p, &r) == 0)
-                add_skin_row(rep, model, mode ? "dqs" : "lbs", p ? ossa_thread_pool_threads(p) : 1,
-                             vertices, &r);
+            if (bench_skinning(meshes, palettes, joints, count, (ossa_skin_mode)mode, a->backend,
+                               instances, a->seconds, p, &r) == 0)
+                add_skin_row(rep, model, workload, instances, mode ? "dqs" : "lbs",
+                             p ? ossa_thread_pool_threads(p) : 1, vertices * (size_t)instances, &r);
         }
+}
+
+/* The skinned crowd of a model: LBS and DQS on one thread and on the pool. */
+static int bench_model_crowd(bench_report *rep, const bench_args *a, ossa_thread_pool *pool,
+                             const char *path, const char *name) {
+    bench_skin_crowd *crowd = bench_skin_crowd_create(path, a->skin_crowd);
+    if (!crowd) return 1;
+    if (!bench_skin_crowd_vertices(crowd)) { /* nothing skinned: no crowd row */
+        bench_skin_crowd_free(crowd);
+        return 0;
+    }
+    int status = 0;
+    for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++)
+        for (int pass = 0; pass < 2; pass++) {
+            ossa_thread_pool *p = pass ? pool : NULL;
+            if (pass && ossa_thread_pool_threads(pool) < 2) continue;
+            bench_skin_result r;
+            if (bench_skin_crowd_run(crowd, (ossa_skin_mode)mode, a->backend, a->seconds, p, &r))
+                status = 1;
+            else
+                add_skin_row(rep, name, WORKLOAD_CROWD, a->skin_crowd, mode ? "dqs" : "lbs",
+                             p ? ossa_thread_pool_threads(p) : 1, bench_skin_crowd_vertices(crowd),
+                             &r);
+        }
+    bench_skin_crowd_free(crowd);
+    return status;
 }
 
 /* Every skinned primitive of a model, with a real (rest pose) world-space palette. */
 static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_thread_pool *pool,
-                                 const char *path) {
+                                 const char *path, const char *label) {
     ossa_document *doc = NULL;
     ossa_rig *rig = NULL;
     ossa_error error;
-    if (ossa_document_load_file(path, NULL, &doc, &error) != OSSA_OK ||
+    if (ossa_document_load_file(path, cli_load_options(), &doc, &error) != OSSA_OK ||
         ossa_rig_build(doc, NULL, &rig, &error) != OSSA_OK) {
         fprintf(stderr, "ossa bench: %s: %s\n", path, error.message);
         ossa_document_free(doc);
@@ -276,14 +387,11 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     float *weights = malloc((rig->weight_total + 1) * sizeof *weights);
     float *world = malloc((12 * (size_t)rig->node_count + 1) * sizeof *world);
     float *palettes = malloc((total + 1) * sizeof *palettes);
-    float *dqs = malloc((total + 1) * sizeof *dqs);
     ossa_pose pose = {local, weights};
     ossa_pose_set_rest(rig, &pose);
     ossa_fk_palettes_world(rig, &pose, world, palettes);
-    for (uint32_t s = 0; s < rig->skin_count; s++)
-        ossa_skin_dual_quats(palettes + offset[s], rig->skins[s].joint_count, dqs + offset[s]);
     ossa_skin_mesh *meshes[MAX_MODELS];
-    const float *mesh_palettes[MAX_MODELS], *mesh_dqs[MAX_MODELS];
+    const float *mesh_palettes[MAX_MODELS];
     uint32_t joints[MAX_MODELS];
     int count = 0;
     for (uint32_t n = 0; n < doc->node_count; n++) {
@@ -297,15 +405,15 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
                 continue;
             }
             mesh_palettes[count] = palettes + offset[node->skin];
-            mesh_dqs[count] = dqs + offset[node->skin];
             joints[count] = rig->skins[node->skin].joint_count;
             count++;
         }
     }
     /* a small crowd (16 instances, separate outputs): the meshes are skinned from cache, as
      * in a game that skins its characters one after another */
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (count) bench_meshes(rep, a, pool, name, meshes, mesh_palettes, mesh_dqs, joints, count, 16);
+    if (count)
+        bench_meshes(rep, a, pool, label, WORKLOAD_COPIES, meshes, mesh_palettes, joints, count,
+                     16);
     for (int i = 0; i < count; i++)
         ossa_skin_mesh_free(meshes[i]);
     free(offset);
@@ -313,7 +421,6 @@ static void bench_model_skinning(bench_report *rep, const bench_args *a, ossa_th
     free(weights);
     free(world);
     free(palettes);
-    free(dqs);
     ossa_rig_free(rig);
     ossa_document_free(doc);
 }
@@ -332,11 +439,51 @@ static void print_json_string(const char *text) {
     putchar('"');
 }
 
+static void print_json_bandwidth(const bench_report *rep) {
+    fputs("\"bandwidth\":[", stdout);
+    int first = 1;
+    for (int t = 0; t < (rep->threads > 1 ? 2 : 1); t++)
+        for (int k = 0; k < BENCH_STREAM_COUNT; k++) {
+            if (!bench_stream_supported((bench_stream)k)) continue;
+            printf("%s{\"kernel\":\"%s\",\"threads\":%u,\"bytes_per_element\":%g,\"gbs\":%.3f,"
+                   "\"gbs_start\":%.3f,\"gbs_end\":%.3f}",
+                   first ? "" : ",", bench_stream_name((bench_stream)k), t ? rep->threads : 1,
+                   bench_stream_bytes((bench_stream)k), rep->gbs[t][k], rep->gbs_start[t][k],
+                   rep->gbs_end[t][k]);
+            first = 0;
+        }
+    fputc(']', stdout);
+}
+
+static void print_json_skinning(const bench_report *rep) {
+    fputs(",\"skinning\":[", stdout);
+    for (int i = 0; i < rep->skin_count; i++) {
+        const skin_row *s = &rep->skinning[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(s->model);
+        printf(",\"workload\":\"%s\",\"instances\":%d,\"mode\":\"%s\",\"threads\":%u,"
+               "\"vertices\":%zu,\"mverts_per_s\":%.3f,\"bytes_per_vertex\":%.3f,"
+               "\"output_bytes_per_vertex\":%.3f,\"stores\":\"%s\",\"in_cache\":%s",
+               workload_names[s->workload], s->instances, s->mode, s->threads, s->vertices,
+               s->r.mverts_per_s, s->r.bytes_per_vertex, s->r.output_bytes_per_vertex,
+               s->r.nontemporal ? "nontemporal" : "ordinary", s->bounded ? "false" : "true");
+        if (s->bounded)
+            printf(",\"memory_bytes_per_vertex\":%.3f,\"bound\":\"%s\",\"bound_gbs\":%.3f,"
+                   "\"fraction_of_bound\":%.4f",
+                   s->memory_bytes_per_vertex, bench_stream_name(s->bound), s->bound_gbs,
+                   s->fraction);
+        fputc('}', stdout);
+    }
+    fputc(']', stdout);
+}
+
 static void print_json(const bench_report *rep, const bench_args *a) {
-    printf("{\"triad_gbs\":%.3f,\"triad_gbs_all_threads\":%.3f,\"triad_footprint_gbs\":%.3f,"
-           "\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"characters\":[",
-           rep->triad_gbs, rep->triad_gbs_all, rep->triad_footprint_gbs, rep->threads,
-           ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()), a->seconds);
+    printf("{\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"bandwidth_mib\":%zu,"
+           "\"cache_mib\":%zu,",
+           rep->threads, ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()),
+           a->seconds, rep->bandwidth_bytes >> 20, rep->cache_bytes >> 20);
+    print_json_bandwidth(rep);
+    fputs(",\"characters\":[", stdout);
     for (int i = 0; i < rep->character_count; i++) {
         const bench_character_result *c = &rep->characters[i];
         printf("%s{\"model\":", i ? "," : "");
@@ -354,30 +501,59 @@ static void print_json(const bench_report *rep, const bench_args *a) {
         printf(",\"characters\":%d,\"threads\":%u,\"ms_per_frame\":%.9g,\"ns_per_character\":%.2f}",
                c->characters, c->threads, c->ms_per_frame, c->ns_per_character);
     }
-    fputs("],\"skinning\":[", stdout);
-    for (int i = 0; i < rep->skin_count; i++) {
-        const skin_row *s = &rep->skinning[i];
+    fputs("],\"mix\":[", stdout);
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
         printf("%s{\"model\":", i ? "," : "");
-        print_json_string(s->model);
-        printf(",\"mode\":\"%s\",\"threads\":%u,\"vertices\":%zu,\"mverts_per_s\":%.1f,"
-               "\"bytes_per_vertex\":%.1f,\"fraction_of_triad\":%.3f",
-               s->mode, s->threads, s->vertices, s->r.mverts_per_s, s->r.bytes_per_vertex,
-               s->fraction);
-        if (s->fraction_footprint > 0)
-            printf(",\"fraction_of_footprint_triad\":%.3f", s->fraction_footprint);
-        fputc('}', stdout);
+        print_json_string(m->model);
+        printf(",\"characters\":%d,\"ns_sample\":%.1f,\"ns_mix\":%.1f}", m->characters,
+               m->ns_sample, m->ns_mix);
     }
     fputc(']', stdout);
+    print_json_skinning(rep);
     bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
     fputs("}\n", stdout);
 }
 
+static void print_table_bandwidth(const bench_report *rep) {
+    printf("bandwidth bounds, GB/s (bytes per element as they cross the memory bus; arrays of\n"
+           "%zu MiB; the better of the run's start and end):\n",
+           rep->bandwidth_bytes >> 20);
+    printf("  %-9s %6s %10s", "kernel", "bytes", "1 thread");
+    if (rep->threads > 1) printf(" %7u threads", rep->threads);
+    fputc('\n', stdout);
+    for (int k = 0; k < BENCH_STREAM_COUNT; k++) {
+        if (!bench_stream_supported((bench_stream)k)) continue;
+        printf("  %-9s %6g %10.1f", bench_stream_name((bench_stream)k),
+               bench_stream_bytes((bench_stream)k), rep->gbs[0][k]);
+        if (rep->threads > 1) printf(" %15.1f", rep->gbs[1][k]);
+        fputc('\n', stdout);
+    }
+}
+
+static void print_table_skinning(const bench_report *rep) {
+    printf("\nskinning (positions + normals where present; B/vert: the kernel's streams; memory\n"
+           "rows: bytes to and from memory per vertex and the share of their bound):\n");
+    printf("  %-48s %-9s %5s %4s %7s %9s %9s %7s %7s %-9s %6s\n", "model", "workload", "n", "mode",
+           "threads", "vertices", "Mvert/s", "B/vert", "memory", "bound", "share");
+    for (int i = 0; i < rep->skin_count; i++) {
+        const skin_row *s = &rep->skinning[i];
+        printf("  %-48s %-9s %5d %4s %7u %9zu %9.1f %7.1f", s->model, workload_names[s->workload],
+               s->instances, s->mode, s->threads, s->vertices, s->r.mverts_per_s,
+               s->r.bytes_per_vertex);
+        if (s->bounded)
+            printf(" %7.1f %-9s %5.0f%%\n", s->memory_bytes_per_vertex, bench_stream_name(s->bound),
+                   100.0 * s->fraction);
+        else
+            printf(" %7s %-9s %6s\n", "-", "in cache", "-");
+    }
+}
+
 static void print_table(const bench_report *rep, const bench_args *a) {
-    printf("triad: %.1f GB/s on 1 thread, %.1f GB/s on %u threads, %.1f GB/s (1 thread) with the\n"
-           "synthetic mesh's footprint; skinning backend %s\n\n",
-           rep->triad_gbs, rep->triad_gbs_all, rep->threads, rep->triad_footprint_gbs,
+    printf("skinning backend %s\n\n",
            ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()));
-    printf("sample + FK + palette, ns per character (crowd of %d):\n", a->characters);
+    print_table_bandwidth(rep);
+    printf("\nsample + FK + palette, ns per character (crowd of %d):\n", a->characters);
     printf("  %-48s %6s %6s %9s %7s %8s %8s\n", "model", "cursor", "joints", "sample", "fk",
            "palette", "total");
     for (int i = 0; i < rep->character_count; i++) {
@@ -394,18 +570,42 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         printf("  %-48s %10d %7u %12.3f %14.1f\n", c->model, c->characters, c->threads,
                c->ms_per_frame, c->ns_per_character);
     }
-    printf("\nskinning (positions + normals where present; bytes per vertex read + written):\n");
-    printf("  %-48s %4s %7s %9s %9s %7s %7s %9s\n", "model", "mode", "threads", "vertices",
-           "Mvert/s", "B/vert", "triad", "footprint");
-    for (int i = 0; i < rep->skin_count; i++) {
-        const skin_row *s = &rep->skinning[i];
-        printf("  %-48s %4s %7u %9zu %9.1f %7.1f %6.0f%%", s->model, s->mode, s->threads,
-               s->vertices, s->r.mverts_per_s, s->r.bytes_per_vertex, 100.0 * s->fraction);
-        if (s->fraction_footprint > 0) printf(" %8.0f%%", 100.0 * s->fraction_footprint);
-        fputc('\n', stdout);
+    printf("\nmixing, ns per character (sampling only; crowd of %d): one clip with a cursor, a\n"
+           "4-layer mix (2 normal, 1 masked, 1 additive):\n",
+           a->characters);
+    printf("  %-48s %9s %9s %7s\n", "model", "sample", "mix", "ratio");
+    for (int i = 0; i < rep->mix_count; i++) {
+        const bench_mix_result *m = &rep->mix[i];
+        printf("  %-48s %9.1f %9.1f %6.1fx\n", m->model, m->ns_sample, m->ns_mix,
+               m->ns_mix / m->ns_sample);
     }
+    print_table_skinning(rep);
     bench_ik_print_table(rep->ik, rep->ik_count);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
+}
+
+/* The last `depth` components of a path ("a/b/Fox.glb", 2: "b/Fox.glb"; the whole path when it
+ * has fewer). */
+static const char *path_tail(const char *path, int depth) {
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '/' && --depth == 0) return p;
+        p--;
+    }
+    return path;
+}
+
+/* The label of model i in the rows: its base name, with as many parent folders as it takes to
+ * tell it from every other file of the list (two Fox.glb in different folders). */
+static void model_label(const char *const *models, int count, int i, char *label, size_t size) {
+    int depth = 1;
+    for (int j = 0; j < count; j++) {
+        if (!strcmp(models[j], models[i])) continue; /* the same file */
+        while (path_tail(models[i], depth) != models[i] &&
+               !strcmp(path_tail(models[i], depth), path_tail(models[j], depth)))
+            depth++;
+    }
+    snprintf(label, size, "%s", path_tail(models[i], depth));
 }
 
 /* Loads every model once before anything is measured: a model that cannot be benchmarked is
@@ -416,20 +616,75 @@ static int models_load(const char *const *models, int count) {
         ossa_rig *rig = NULL;
         ossa_clip_set *clips = NULL;
         ossa_error error;
-        ossa_result r = ossa_document_load_file(models[i], NULL, &doc, &error);
+        ossa_result r = ossa_document_load_file(models[i], cli_load_options(), &doc, &error);
         if (r == OSSA_OK) r = ossa_rig_build(doc, NULL, &rig, &error);
         if (r == OSSA_OK) r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
         ossa_clip_set_free(clips);
         ossa_rig_free(rig);
         ossa_document_free(doc);
         if (r != OSSA_OK) {
-            char text[1100];
-            ossa_error_format(&error, text, sizeof text);
-            fprintf(stderr, "error: %s\n", text);
+            cli_report_error(models[i], &error);
             return 0;
         }
     }
     return 1;
+}
+
+/* The last-level cache: --cache-mib, else what the kernel says of cpu0's level 3 (sysconf's
+ * figure can be the host's, not the virtual machine's), else sysconf's, else 32 MiB. */
+static size_t cache_bytes(const bench_args *a) {
+    if (a->cache_mib) return a->cache_mib << 20;
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    unsigned long kib = 0;
+    char unit = 0;
+    int found = f && fscanf(f, "%lu%c", &kib, &unit) == 2 && kib > 0 && unit == 'K';
+    if (f) fclose(f);
+    if (found) return (size_t)kib << 10;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (llc > 0) return (size_t)llc;
+#endif
+    return (size_t)32 << 20;
+}
+
+/* Each bandwidth array: --bandwidth-mib, else STREAM's rule (2x the last-level cache, here
+ * within 128-512 MiB). */
+static size_t bandwidth_array_bytes(const bench_args *a, size_t llc) {
+    if (a->bandwidth_mib) return a->bandwidth_mib << 20;
+    size_t bytes = 2 * llc;
+    if (bytes < ((size_t)128 << 20)) bytes = (size_t)128 << 20;
+    if (bytes > ((size_t)512 << 20)) bytes = (size_t)512 << 20;
+    return bytes;
+}
+
+/* Every bound on 1 thread and on the run's threads. */
+static int measure_bandwidth(const bench_report *rep, double seconds,
+                             double gbs[2][BENCH_STREAM_COUNT]) {
+    int status = bench_bandwidth(rep->bandwidth_bytes, 1, seconds, gbs[0]);
+    if (rep->threads > 1)
+        status |= bench_bandwidth(rep->bandwidth_bytes, rep->threads, seconds, gbs[1]);
+    else
+        memcpy(gbs[1], gbs[0], sizeof gbs[0]);
+    if (status) fprintf(stderr, "ossa bench: the bandwidth kernels could not run\n");
+    return status;
+}
+
+/* The synthetic mesh: the fast path's best case, inputs and outputs in memory. */
+static int bench_synthetic(bench_report *rep, const bench_args *a, ossa_thread_pool *pool) {
+    const uint32_t joints = 64;
+    ossa_skin_mesh *big = bench_synthetic_mesh(a->vertices, joints);
+    float *palette = malloc(12 * sizeof(float) * joints);
+    int ok = big && palette;
+    if (ok) {
+        bench_synthetic_palette(joints, palette);
+        const float *pal[1] = {palette};
+        static char name[64]; /* rows keep pointers to model names until printed */
+        snprintf(name, sizeof name, "synthetic %zu vertices, 4 influences", a->vertices);
+        bench_meshes(rep, a, pool, name, WORKLOAD_SYNTHETIC, &big, pal, &joints, 1, 1);
+    }
+    ossa_skin_mesh_free(big);
+    free(palette);
+    return !ok;
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -466,67 +721,57 @@ int cmd_bench(int argc, char **argv) {
         return EXIT_MODEL_ERROR;
     }
     rep->threads = ossa_thread_pool_threads(pool);
-    /* STREAM's rule: arrays well past the last-level cache (2x it, 128-512 MiB each) */
-#ifdef _SC_LEVEL3_CACHE_SIZE
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#else
-    long llc = 0;
-#endif
-    size_t array_bytes = llc > 0 ? 2 * (size_t)llc : (size_t)128 << 20;
-    if (array_bytes < ((size_t)128 << 20)) array_bytes = (size_t)128 << 20;
-    if (array_bytes > ((size_t)512 << 20)) array_bytes = (size_t)512 << 20;
-    size_t triad_elements = array_bytes / sizeof(double);
-    rep->triad_gbs = bench_triad_gbs(triad_elements, a.seconds, NULL);
-    rep->triad_gbs_all =
-        rep->threads > 1 ? bench_triad_gbs(triad_elements, a.seconds, pool) : rep->triad_gbs;
+    rep->cache_bytes = cache_bytes(&a);
+    rep->bandwidth_bytes = bandwidth_array_bytes(&a, rep->cache_bytes);
     int status = EXIT_OK;
+    if (measure_bandwidth(rep, a.seconds, rep->gbs_start)) status = EXIT_MODEL_ERROR;
+    static char labels[MAX_MODELS][256]; /* rows keep pointers to model names until printed */
     for (int i = 0; i < a.model_count; i++) {
+        char *label = labels[i];
+        model_label(a.models, a.model_count, i, label, sizeof labels[i]);
         for (int cursor = 1; cursor >= 0; cursor--) {
             bench_character_result *c = &rep->characters[rep->character_count];
-            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0)
+            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0) {
+                snprintf(c->model, sizeof c->model, "%s", label);
                 rep->character_cursor[rep->character_count++] = cursor;
-            else
+            } else {
                 status = EXIT_MODEL_ERROR;
+            }
         }
         for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
             bench_crowd_result *c = &rep->crowd[rep->crowd_count];
             if (bench_crowd(a.models[i], a.crowd, a.seconds, pass ? pool : NULL, c) == 0)
-                rep->crowd_count++;
+                snprintf(rep->crowd[rep->crowd_count++].model, sizeof c->model, "%s", label);
             else
                 status = EXIT_MODEL_ERROR;
         }
-        bench_model_skinning(rep, &a, pool, a.models[i]);
+        if (bench_mix(a.models[i], a.characters, a.seconds, &rep->mix[rep->mix_count]) == 0)
+            snprintf(rep->mix[rep->mix_count++].model, sizeof rep->mix->model, "%s", label);
+        bench_model_skinning(rep, &a, pool, a.models[i], label);
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < ik_rows; r++)
+            snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
         rep->ik_count += ik_rows > 0 ? ik_rows : 0;
     }
-    const uint32_t joints = 64;
-    ossa_skin_mesh *big = bench_synthetic_mesh(a.vertices, joints);
-    float *palette = malloc(12 * sizeof(float) * joints), *dq = malloc(12 * sizeof(float) * joints);
-    if (big && palette && dq) {
-        bench_synthetic_palette(joints, palette);
-        ossa_skin_dual_quats(palette, joints, dq);
-        const float *pal[1] = {palette}, *dqs[1] = {dq};
-        static char name[64]; /* rows keep pointers to model names until printed */
-        snprintf(name, sizeof name, "synthetic %zu vertices, 4 influences", a.vertices);
-        int first_row = rep->skin_count;
-        bench_meshes(rep, &a, pool, name, &big, pal, dqs, &joints, 1, 1);
-        /* the like-for-like triad: as many bytes as one pass of the kernel over the mesh */
-        if (rep->skin_count > first_row) {
-            double pass = rep->skinning[first_row].r.bytes_per_vertex * (double)a.vertices;
-            rep->triad_footprint_gbs =
-                bench_triad_gbs((size_t)(pass / 24.0) + 1024, a.seconds, NULL);
-        }
-        for (int i = first_row; i < rep->skin_count; i++) {
-            skin_row *row = &rep->skinning[i];
-            if (row->threads == 1 && rep->triad_footprint_gbs > 0)
-                row->fraction_footprint = row->r.mverts_per_s * 1e6 * row->r.bytes_per_vertex /
-                                          (rep->triad_footprint_gbs * 1e9);
-        }
+    if (bench_synthetic(rep, &a, pool)) status = EXIT_MODEL_ERROR;
+    for (int i = 0; i < a.model_count; i++)
+        if (bench_model_crowd(rep, &a, pool, a.models[i], labels[i])) status = EXIT_MODEL_ERROR;
+    /* the bounds again, and each the better of the two: the rows above divide by it */
+    if (measure_bandwidth(rep, a.seconds, rep->gbs_end)) status = EXIT_MODEL_ERROR;
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < BENCH_STREAM_COUNT; k++)
+            rep->gbs[t][k] = rep->gbs_start[t][k] > rep->gbs_end[t][k] ? rep->gbs_start[t][k]
+                                                                       : rep->gbs_end[t][k];
+    for (int i = 0; i < rep->skin_count; i++) {
+        skin_row *row = &rep->skinning[i];
+        if (!row->bounded) continue;
+        row->bound_gbs = rep->gbs[row->threads > 1][row->bound];
+        row->fraction =
+            row->bound_gbs > 0
+                ? row->r.mverts_per_s * 1e6 * row->memory_bytes_per_vertex / (row->bound_gbs * 1e9)
+                : 0.0;
     }
-    ossa_skin_mesh_free(big);
-    free(palette);
-    free(dq);
     if (a.json)
         print_json(rep, &a);
     else

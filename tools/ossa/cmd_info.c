@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_report.h"
 #include "commands.h"
 #include "ossa/document.h"
 
@@ -14,13 +15,15 @@ static const char *const interp_names[] = {"LINEAR", "STEP", "CUBICSPLINE"};
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ossa info MODEL [--json]\n\n"
+            "usage: ossa info MODEL [--json] [--allow-unsafe-paths]\n\n"
             "Loads MODEL (.gltf or .glb), validates it and prints its node tree (joints\n"
             "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
             "animations (duration, channels by path and interpolation). Warnings go to\n"
             "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
             "'error: FILE: JSON-PATH: message' and exits with 1. --json prints the same facts\n"
-            "(and the warnings) as one JSON object on stdout.\n");
+            "(and the warnings) as one JSON object on stdout. FILE is MODEL as given.\n"
+            "--allow-unsafe-paths loads buffers and images at absolute paths or outside the\n"
+            "model's folder (refused by default).\n");
 }
 
 static const char *name_or_empty(const char *name) {
@@ -306,6 +309,7 @@ static int print_json(const ossa_document *doc) {
 int cmd_info(int argc, char **argv) {
     const char *model = NULL;
     int json = 0;
+    ossa_load_options options = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -313,6 +317,10 @@ int cmd_info(int argc, char **argv) {
         }
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--allow-unsafe-paths")) {
+            options.allow_unsafe_paths = 1;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -333,17 +341,11 @@ int cmd_info(int argc, char **argv) {
     }
     ossa_document *doc = NULL;
     ossa_error error;
-    if (ossa_document_load_file(model, NULL, &doc, &error) != OSSA_OK) {
-        char text[OSSA_FILE_MAX + OSSA_PATH_MAX + OSSA_MESSAGE_MAX + 8];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
+    if (ossa_document_load_file(model, &options, &doc, &error) != OSSA_OK) {
+        cli_report_error(model, &error);
         return EXIT_MODEL_ERROR;
     }
-    for (uint32_t w = 0; w < doc->warning_count; w++) {
-        const ossa_warning *warning = &doc->warnings[w];
-        fprintf(stderr, "warning: %s: %s%s%s\n", doc->file, warning->path,
-                warning->path[0] ? ": " : "", warning->message);
-    }
+    cli_report_warnings(model, doc);
     if (json) {
         int ok = print_json(doc);
         ossa_document_free(doc);

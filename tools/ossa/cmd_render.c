@@ -1,9 +1,11 @@
 /* ossa render: offscreen frames of an animated model as PNG, PNG sequence or animated GIF. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +19,28 @@ typedef enum output_kind { OUTPUT_PNG, OUTPUT_PNG_SEQUENCE, OUTPUT_GIF } output_
 static int ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Creates the folders of a file path that do not exist yet (mkdir -p of its folder). Prints
+ * the problem and returns 0 when one cannot be made. */
+static int make_parent_folders(const char *file) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", file);
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return 1;
+    *slash = '\0';
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char end = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "ossa render: cannot create the folder %s: %s\n", path,
+                    strerror(errno));
+            return 0;
+        }
+        if (!end) return 1;
+        *p = '/';
+    }
 }
 
 static double now_seconds(void) {
@@ -46,22 +70,22 @@ static void frame_camera(render_scene *scene, int clip, ossa_gpu_camera *camera,
 /* Times of every instance: instance i runs i/N of the clip ahead of instance 0. */
 static void instance_times(const render_scene *scene, int clip, double clock, int loop,
                            double *times) {
-    const ossa_clip *c = render_scene_clip(scene, clip);
-    for (uint32_t i = 0; i < scene->instances; i++) {
-        double offset = c ? (double)ossa_clip_duration(c) * i / scene->instances : 0;
-        times[i] =
-            c ? ossa_clip_time(c, clock + offset, loop ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP) : 0;
-    }
+    double start, duration;
+    render_scene_range(scene, clip, &start, &duration);
+    for (uint32_t i = 0; i < scene->instances; i++)
+        times[i] = scene->mix ? clock /* every character at the mix clock */
+                              : render_scene_time(scene, clip,
+                                                  clock + duration * i / scene->instances, loop);
 }
 
 static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_renderer *renderer,
                         output_kind kind) {
-    int clip = render_scene_clip_count(scene) ? o->anim : -1;
-    const ossa_clip *c = render_scene_clip(scene, clip);
-    double start = isnan(o->time) ? (c ? ossa_clip_start(c) : 0) : o->time;
-    double duration = o->duration >= 0
-                          ? o->duration
-                          : (c && ossa_clip_duration(c) > 0 ? ossa_clip_duration(c) : 2);
+    int clip = render_options_clip(o, scene);
+    double start, span;
+    int animated = render_scene_range(scene, clip, &start, &span);
+    if (scene->mix) start = 0, span = sample_mix_span(scene->mix), animated = 1;
+    if (!isnan(o->time)) start = o->time;
+    double duration = o->duration >= 0 ? o->duration : (animated && span > 0 ? span : 2);
     int frames = kind == OUTPUT_PNG ? 1
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
@@ -75,7 +99,7 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     double *times = malloc(sizeof(double) * scene->instances);
     image_gif_writer *gif = NULL;
     ossa_error error;
-    int ok = rgb && times;
+    int ok = rgb && times && make_parent_folders(o->output);
     if (ok && kind == OUTPUT_GIF &&
         image_gif_open(o->output, o->width, o->height, (int)lround(100 / o->fps), &gif, &error) !=
             OSSA_OK)
@@ -106,16 +130,21 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     if (!drew) {
         ok = 0;
     } else if (!ok && rgb && times) {
-        char text[1024];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "ossa: writing %s: %s\n", o->output, text);
+        fprintf(stderr, "ossa render: cannot write %s: %s\n", error.file, error.message);
+    } else if (ok) { /* said on any stdout: a script needs to know where the frames went */
+        if (kind == OUTPUT_PNG_SEQUENCE)
+            printf("ossa render: wrote %d frames to %s\n", frames, o->output);
+        else
+            printf("ossa render: wrote %s (%d frame%s)\n", o->output, frames,
+                   frames > 1 ? "s" : "");
     }
     free(rgb);
     free(times);
     return ok;
 }
 
-/* Frames per second for 1, 100 and 1000 instances, and CPU time in sampling + palettes. */
+/* Frames per second for 1, 100 and 1000 instances, and CPU time in sampling + palettes.
+ * Returns an exit code. */
 static int bench(const render_options *o, ossa_gpu_context *context) {
     static const unsigned counts[] = {1, 100, 1000};
     int frames = o->frames > 0 ? o->frames : 30;
@@ -129,17 +158,19 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
            "us/character");
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
         render_scene scene;
-        if (!render_scene_open(&scene, context, o->model, counts[k], o->cpu_skinning, o->method)) {
+        int code = render_options_open_scene(o, context, counts[k], "ossa render", &scene);
+        if (code != EXIT_OK) {
             render_scene_close(&scene);
-            return 0;
+            return code;
         }
         ossa_gpu_renderer *renderer = NULL;
         ossa_error error;
         if (ossa_gpu_renderer_create(context, o->width, o->height, &renderer, &error) != OSSA_OK) {
+            fprintf(stderr, "ossa render: %s\n", error.message);
             render_scene_close(&scene);
-            return 0;
+            return EXIT_MODEL_ERROR;
         }
-        int clip = render_scene_clip_count(&scene) ? o->anim : -1;
+        int clip = render_options_clip(o, &scene);
         ossa_gpu_camera camera;
         float ground, step;
         frame_camera(&scene, clip, &camera, &ground, &step);
@@ -164,7 +195,7 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
         ossa_gpu_renderer_destroy(renderer);
         render_scene_close(&scene);
     }
-    return 1;
+    return EXIT_OK;
 }
 
 int cmd_render(int argc, char **argv) {
@@ -209,29 +240,30 @@ int cmd_render(int argc, char **argv) {
         ossa_gpu_context_destroy(context);
         return EXIT_USAGE;
     }
-    int ok;
+    int code;
     if (o.bench) {
-        ok = bench(&o, context);
+        code = bench(&o, context);
     } else {
         render_scene scene;
-        ok = render_scene_open(&scene, context, o.model, o.instances, o.cpu_skinning, o.method);
-        uint32_t clips = ok ? render_scene_clip_count(&scene) : 0;
-        if (ok && clips && (uint32_t)o.anim >= clips) {
-            fprintf(stderr, "ossa render: --anim %d: the model has %u animations\n", o.anim, clips);
-            render_scene_close(&scene);
-            ossa_gpu_context_destroy(context);
-            return EXIT_USAGE;
+        code = render_options_open_scene(&o, context, o.instances, "ossa render", &scene);
+        sample_mix mix = {0};
+        if (code == EXIT_OK && o.mix) {
+            if (sample_mix_open(o.mix, scene.model, &mix))
+                scene.mix = &mix;
+            else
+                code = EXIT_MODEL_ERROR;
         }
         ossa_gpu_renderer *renderer = NULL;
-        if (ok &&
+        if (code == EXIT_OK &&
             ossa_gpu_renderer_create(context, o.width, o.height, &renderer, &error) != OSSA_OK) {
             fprintf(stderr, "ossa render: %s\n", error.message);
-            ok = 0;
+            code = EXIT_MODEL_ERROR;
         }
-        if (ok) ok = write_frames(&o, &scene, renderer, kind);
+        if (code == EXIT_OK && !write_frames(&o, &scene, renderer, kind)) code = EXIT_MODEL_ERROR;
         ossa_gpu_renderer_destroy(renderer);
         render_scene_close(&scene);
+        sample_mix_free(&mix);
     }
     ossa_gpu_context_destroy(context);
-    return ok ? EXIT_OK : EXIT_MODEL_ERROR;
+    return code;
 }

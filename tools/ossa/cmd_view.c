@@ -23,10 +23,14 @@ typedef struct viewer {
     float lo[3], hi[3];
 } viewer;
 
+/* Plays `clip` (RENDER_SCENE_SELECTION: the selected clips together; -1 wraps to the last). */
 static void switch_clip(viewer *v, int clip) {
-    v->clip = v->clip_count ? (clip + v->clip_count) % v->clip_count : -1;
-    const ossa_clip *c = render_scene_clip(&v->scene, v->clip);
-    v->clock = c ? ossa_clip_start(c) : 0;
+    if (clip != RENDER_SCENE_SELECTION)
+        v->clip = v->clip_count ? (clip + v->clip_count) % v->clip_count : -1;
+    else
+        v->clip = clip;
+    double duration;
+    render_scene_range(&v->scene, v->clip, &v->clock, &duration);
     render_scene_bounds(&v->scene, v->clip, 16, v->lo, v->hi); /* as ossa render frames it */
 }
 
@@ -38,11 +42,11 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     case GLFW_KEY_SPACE:
         v->paused = !v->paused;
         break;
-    case GLFW_KEY_RIGHT:
-        switch_clip(v, v->clip + 1);
+    case GLFW_KEY_RIGHT: /* from the selection: the first clip */
+        switch_clip(v, v->clip == RENDER_SCENE_SELECTION ? 0 : v->clip + 1);
         break;
-    case GLFW_KEY_LEFT:
-        switch_clip(v, v->clip - 1);
+    case GLFW_KEY_LEFT: /* from the selection: the last clip */
+        switch_clip(v, v->clip == RENDER_SCENE_SELECTION ? -1 : v->clip - 1);
         break;
     case GLFW_KEY_EQUAL:
     case GLFW_KEY_KP_ADD:
@@ -87,19 +91,24 @@ static void on_scroll(GLFWwindow *window, double dx, double dy) {
 static void update_title(GLFWwindow *window, const viewer *v, double time) {
     char name[128], title[256];
     render_scene_clip_name(&v->scene, v->clip, name, sizeof name);
-    snprintf(title, sizeof title, "ossa view - %s (%d/%d)  t=%.2fs  speed x%.2f%s", name,
-             v->clip + 1, v->clip_count, time, v->speed, v->paused ? "  [paused]" : "");
+    char which[32] = "";
+    if (v->clip != RENDER_SCENE_SELECTION)
+        snprintf(which, sizeof which, " (%d/%d)", v->clip + 1, v->clip_count);
+    snprintf(title, sizeof title, "ossa view - %s%s  t=%.2fs  speed x%.2f%s", name, which, time,
+             v->speed, v->paused ? "  [paused]" : "");
     glfwSetWindowTitle(window, title);
 }
 
 /* Draws one frame of every instance at the viewer's clock; 0 when drawing fails. */
 static int draw(viewer *v, ossa_gpu_renderer *renderer, const render_options *o, int width,
                 int height, double *times, double *shown_time) {
-    const ossa_clip *c = render_scene_clip(&v->scene, v->clip);
-    for (uint32_t i = 0; i < v->scene.instances; i++) {
-        double offset = c ? (double)ossa_clip_duration(c) * i / v->scene.instances : 0;
-        times[i] = c ? ossa_clip_time(c, v->clock + offset, OSSA_WRAP_LOOP) : 0;
-    }
+    double start, duration;
+    render_scene_range(&v->scene, v->clip, &start, &duration);
+    for (uint32_t i = 0; i < v->scene.instances; i++)
+        times[i] = v->scene.mix
+                       ? v->clock /* the mix clock */
+                       : render_scene_time(&v->scene, v->clip,
+                                           v->clock + duration * i / v->scene.instances, 1);
     *shown_time = times[0];
     render_scene_evaluate(&v->scene, v->clip, times);
     if (!render_scene_upload(&v->scene)) return 0;
@@ -180,23 +189,25 @@ int cmd_view(int argc, char **argv) {
         return EXIT_USAGE;
     }
     viewer *v = calloc(1, sizeof *v);
-    int ok =
-        v && render_scene_open(&v->scene, context, o.model, o.instances, o.cpu_skinning, o.method);
-    if (ok) {
+    int code = v ? render_options_open_scene(&o, context, o.instances, "ossa view", &v->scene)
+                 : EXIT_MODEL_ERROR;
+    sample_mix mix = {0};
+    if (code == EXIT_OK && o.mix) {
+        if (sample_mix_open(o.mix, v->scene.model, &mix))
+            v->scene.mix = &mix;
+        else
+            code = EXIT_MODEL_ERROR;
+    }
+    if (code == EXIT_OK) {
         v->clip_count = (int)render_scene_clip_count(&v->scene);
         v->speed = 1;
         v->yaw = 0.6f, v->pitch = 0.35f, v->zoom = 1;
-        if (v->clip_count && o.anim >= v->clip_count) {
-            fprintf(stderr, "ossa view: --anim %d: the model has %d animations\n", o.anim,
-                    v->clip_count);
-            ok = 0;
-        } else {
-            switch_clip(v, o.anim);
-            ok = run(v, context, &o);
-        }
+        switch_clip(v, render_options_clip(&o, &v->scene));
+        if (!run(v, context, &o)) code = EXIT_MODEL_ERROR;
     }
     if (v) render_scene_close(&v->scene);
+    sample_mix_free(&mix);
     free(v);
     ossa_gpu_context_destroy(context);
-    return ok ? EXIT_OK : EXIT_MODEL_ERROR;
+    return code;
 }

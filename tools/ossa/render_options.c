@@ -1,32 +1,49 @@
 /* Parsing the options shared by `ossa render` and `ossa view`. */
 #include "render_options.h"
 
+#include "commands.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char render_help[] =
-    "usage: ossa render [MODEL] [--anim K] [--fps F] [--duration S | --frames N] [--size WxH]\n"
-    "                   [--instances N] [--skinning gpu|cpu] [--palette texture|ssbo]\n"
-    "                   [--method lbs|dqs] [--time T] [--no-grid] -o out.gif|out.png|dir/%04d.png\n"
+    "usage: ossa render [MODEL] [--anim K|K,L,...|all] [--fps F] [--duration S | --frames N]\n"
+    "                   [--size WxH] [--instances N] [--skinning gpu|cpu] [--palette "
+    "texture|ssbo]\n"
+    "                   [--method lbs|dqs] [--time T] [--no-grid] [--mix FILE]\n"
+    "                   [--allow-unsafe-paths]\n"
+    "                   -o out.gif|out.png|dir/%04d.png\n"
     "       ossa render [MODEL] --bench [--frames N] [--size WxH]\n\n"
     "Renders animation K of MODEL (default: the built-in demo model) offscreen with OpenGL\n"
     "(headless EGL; Mesa llvmpipe works without a GPU). An .gif output is animated; an .png\n"
     "output is one frame at --time T (clip seconds, default the clip's start); a pattern with\n"
-    "%d writes one PNG per frame. --instances N draws N characters, each at its own time, in\n"
+    "%d writes one PNG per frame (its folder is created). It prints the model's warnings and\n"
+    "the files it wrote. --anim 0,2 or --anim all plays several animations together on the\n"
+    "file's timeline: each writes the nodes it animates (the others keep their rest pose),\n"
+    "held at its first/last key outside its own keys; the output spans all of them.\n"
+    "--instances N draws N characters, each at its own time, in\n"
     "one draw call per primitive. --skinning cpu skins on the CPU instead (for comparison).\n"
     "--bench prints frames per second for 1, 100 and 1000 instances and the CPU time per frame\n"
-    "spent sampling and building palettes.\n";
+    "spent sampling and building palettes. --allow-unsafe-paths loads buffers and images at\n"
+    "absolute paths or outside the model's folder (refused by default).\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) instead of animation K: --time\n"
+    "and the frames are mix clocks (default from 0 to 1 s past the last weight point).\n"
+    "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static const char view_help[] =
-    "usage: ossa view [MODEL] [--anim K] [--size WxH] [--instances N] [--skinning gpu|cpu]\n"
-    "                 [--palette texture|ssbo] [--method lbs|dqs] [--no-grid]\n"
-    "                 [--screenshot out.png --frames N]\n\n"
-    "Plays MODEL's animations in a window (default: the built-in demo model).\n"
+    "usage: ossa view [MODEL] [--anim K|K,L,...|all] [--size WxH] [--instances N]\n"
+    "                 [--skinning gpu|cpu] [--palette texture|ssbo] [--method lbs|dqs] "
+    "[--no-grid]\n"
+    "                 [--allow-unsafe-paths] [--screenshot out.png --frames N]\n\n"
+    "Plays MODEL's animations in a window (default: the built-in demo model), from animation\n"
+    "K; --anim 0,2 or --anim all plays several together (as ossa render does).\n"
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
-    "--screenshot writes the window's pixels after N frames (default 10) and exits.\n";
+    "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
+    "--mix FILE plays a mix file (see `ossa sample --help`) at the viewer's clock.\n"
+    "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static int number(const char *option, const char *text, double lo, double hi, double *out) {
     char *end = NULL;
@@ -37,6 +54,18 @@ static int number(const char *option, const char *text, double lo, double hi, do
         return 0;
     }
     *out = v;
+    return 1;
+}
+
+/* An option with two values: *second is 1 for the second one. */
+static int choice(const char *option, const char *text, const char *first, const char *second,
+                  int *is_second) {
+    if (!text || (strcmp(text, first) && strcmp(text, second))) {
+        fprintf(stderr, "ossa: %s wants %s or %s, not '%s'\n", option, first, second,
+                text ? text : "");
+        return 0;
+    }
+    *is_second = !strcmp(text, second);
     return 1;
 }
 
@@ -57,8 +86,10 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
             fputs(view ? view_help : render_help, stdout);
             return -1;
         } else if (!strcmp(a, "--anim")) {
-            if (!number(a, next, 0, 1e6, &v)) return 0;
-            o->anim = (int)v, i++;
+            if (!anim_select_parse(next, view ? "ossa view" : "ossa render", &o->anim)) return 0;
+            i++;
+        } else if (!strcmp(a, "--allow-unsafe-paths")) {
+            o->allow_unsafe_paths = 1;
         } else if (!strcmp(a, "--fps")) {
             if (!number(a, next, 0.1, 1000, &o->fps)) return 0;
             i++;
@@ -81,17 +112,21 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
                 return 0;
             }
             i++;
-        } else if (!strcmp(a, "--skinning") && next &&
-                   (!strcmp(next, "gpu") || !strcmp(next, "cpu"))) {
-            o->cpu_skinning = !strcmp(next, "cpu"), i++;
-        } else if (!strcmp(a, "--palette") && next &&
-                   (!strcmp(next, "texture") || !strcmp(next, "ssbo"))) {
-            o->path = strcmp(next, "ssbo") ? OSSA_GPU_PALETTE_TEXTURE : OSSA_GPU_PALETTE_SSBO, i++;
-        } else if (!strcmp(a, "--method") && next &&
-                   (!strcmp(next, "lbs") || !strcmp(next, "dqs"))) {
-            o->method = strcmp(next, "dqs") ? OSSA_GPU_LINEAR_BLEND : OSSA_GPU_DUAL_QUATERNION, i++;
+        } else if (!strcmp(a, "--skinning")) {
+            if (!choice(a, next, "gpu", "cpu", &o->cpu_skinning)) return 0;
+            i++;
+        } else if (!strcmp(a, "--palette")) {
+            int ssbo;
+            if (!choice(a, next, "texture", "ssbo", &ssbo)) return 0;
+            o->path = ssbo ? OSSA_GPU_PALETTE_SSBO : OSSA_GPU_PALETTE_TEXTURE, i++;
+        } else if (!strcmp(a, "--method")) {
+            int dqs;
+            if (!choice(a, next, "lbs", "dqs", &dqs)) return 0;
+            o->method = dqs ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND, i++;
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
+        } else if (!strcmp(a, "--mix") && next) {
+            o->mix = next, i++;
         } else if (!view && !strcmp(a, "--bench")) {
             o->bench = 1;
         } else if (!view && !strcmp(a, "-o") && next) {
@@ -113,4 +148,28 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         return 0;
     }
     return 1;
+}
+
+int render_options_open_scene(const render_options *o, ossa_gpu_context *context,
+                              uint32_t instances, const char *command, render_scene *scene) {
+    render_scene_desc desc = {o->model, instances, o->cpu_skinning, o->method,
+                              o->allow_unsafe_paths};
+    if (!render_scene_open(scene, context, &desc)) return EXIT_MODEL_ERROR;
+    uint32_t clip_count = render_scene_clip_count(scene);
+    if (!anim_select_check(&o->anim, clip_count, command,
+                           o->model ? o->model : "the built-in demo model"))
+        return EXIT_USAGE;
+    if (!o->anim.several) return EXIT_OK;
+    uint32_t *clips = malloc(sizeof *clips * (clip_count + o->anim.count + 1));
+    int ok = clips &&
+             render_scene_select(scene, clips, anim_select_resolve(&o->anim, clip_count, clips));
+    free(clips);
+    if (!ok) fprintf(stderr, "%s: out of memory\n", command);
+    return ok ? EXIT_OK : EXIT_MODEL_ERROR;
+}
+
+int render_options_clip(const render_options *o, const render_scene *scene) {
+    if (o->anim.several) return RENDER_SCENE_SELECTION;
+    if (!render_scene_clip_count(scene)) return -1;
+    return o->anim.given ? (int)o->anim.indices[0] : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_report.h"
 #include "ossa/demo.h"
 
 static int fail(const char *what, const ossa_error *error) {
@@ -15,34 +16,37 @@ static int fail(const char *what, const ossa_error *error) {
     return 0;
 }
 
-/* The model, without the document (which is freed once the model is built). */
-static int load_model(render_scene *s, const char *path, int dual_quaternions) {
-    ossa_document *document = NULL;
-    ossa_error error;
-    ossa_result r = path ? ossa_document_load_file(path, NULL, &document, &error)
-                         : ossa_demo_load(NULL, &document, &error);
-    if (r != OSSA_OK)
-        return fail(path ? "cannot load the model" : "cannot build the demo model", &error);
-    ossa_model_desc desc = {0};
-    desc.dual_quaternions = dual_quaternions;
-    r = ossa_model_create(document, &desc, &s->model, &error);
-    /* the model's materials do not say which are double-sided: draw both faces if any is */
-    for (uint32_t m = 0; m < document->material_count; m++)
-        s->double_sided |= document->materials[m].double_sided;
-    ossa_document_free(document);
-    return r == OSSA_OK || fail("building the model", &error);
+static int fail_load(const char *path, const ossa_error *error) {
+    cli_report_error(path, error);
+    return 0;
 }
 
-int render_scene_open(render_scene *s, ossa_gpu_context *context, const char *model,
-                      uint32_t instances, int cpu_skinning, ossa_gpu_skinning_method method) {
+/* The model, without the document (which is freed once the model is built). */
+static int load_model(render_scene *s, const render_scene_desc *d) {
+    ossa_document *document = NULL;
+    ossa_error error;
+    ossa_load_options options = {0};
+    options.allow_unsafe_paths = d->allow_unsafe_paths;
+    ossa_result r = d->model ? ossa_document_load_file(d->model, &options, &document, &error)
+                             : ossa_demo_load(NULL, &document, &error);
+    if (r != OSSA_OK) return fail_load(d->model, &error);
+    cli_report_warnings(d->model, document);
+    ossa_model_desc desc = {0};
+    desc.dual_quaternions = d->cpu_skinning && d->method == OSSA_GPU_DUAL_QUATERNION;
+    r = ossa_model_create(document, &desc, &s->model, &error);
+    ossa_document_free(document);
+    return r == OSSA_OK || fail_load(d->model, &error);
+}
+
+int render_scene_open(render_scene *s, ossa_gpu_context *context, const render_scene_desc *d) {
     memset(s, 0, sizeof *s);
     s->context = context;
-    s->instances = instances ? instances : 1;
-    if (!load_model(s, model, cpu_skinning && method == OSSA_GPU_DUAL_QUATERNION)) return 0;
+    s->instances = d->instances ? d->instances : 1;
+    if (!load_model(s, d)) return 0;
+    int cpu_skinning = d->cpu_skinning;
     ossa_error error;
     ossa_gpu_model_desc desc = {0};
     desc.dynamic_vertices = cpu_skinning;
-    desc.double_sided = s->double_sided;
     if (ossa_gpu_model_create(context, s->model, &desc, &s->gpu, &error) != OSSA_OK)
         return fail("uploading the model", &error);
     if (ossa_gpu_instances_create(s->gpu, &s->gpu_instances, &error) != OSSA_OK)
@@ -74,6 +78,8 @@ void render_scene_close(render_scene *s) {
     free(s->placements);
     free(s->cpu_positions);
     free(s->cpu_normals);
+    free(s->selection);
+    free(s->selection_times);
     ossa_gpu_instances_destroy(s->gpu_instances);
     ossa_gpu_model_destroy(s->gpu);
     ossa_model_free(s->model);
@@ -88,6 +94,44 @@ const ossa_clip *render_scene_clip(const render_scene *s, int clip) {
     return clip >= 0 ? ossa_model_clip(s->model, (uint32_t)clip) : NULL;
 }
 
+int render_scene_select(render_scene *s, const uint32_t *clips, uint32_t count) {
+    free(s->selection);
+    free(s->selection_times);
+    s->selection = malloc(sizeof *s->selection * (count + 1));
+    s->selection_times = malloc(sizeof *s->selection_times * (count + 1));
+    s->selection_count = s->selection && s->selection_times ? count : 0;
+    for (uint32_t i = 0; i < s->selection_count; i++)
+        s->selection[i] = ossa_model_clip(s->model, clips[i]);
+    return s->selection_count == count;
+}
+
+int render_scene_range(const render_scene *s, int clip, double *start, double *duration) {
+    const ossa_clip *c = render_scene_clip(s, clip);
+    uint32_t n = clip == RENDER_SCENE_SELECTION ? s->selection_count : c != NULL;
+    const ossa_clip *const *clips = clip == RENDER_SCENE_SELECTION ? s->selection : &c;
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        lo = fmin(lo, ossa_clip_start(clips[i]));
+        hi = fmax(hi, ossa_clip_end(clips[i]));
+    }
+    *start = n ? lo : 0;
+    *duration = n ? hi - lo : 0;
+    return n > 0;
+}
+
+double render_scene_time(const render_scene *s, int clip, double clock, int loop) {
+    const ossa_clip *c = render_scene_clip(s, clip);
+    if (c) return ossa_clip_time(c, clock, loop ? OSSA_WRAP_LOOP : OSSA_WRAP_CLAMP);
+    double start, duration;
+    if (!render_scene_range(s, clip, &start, &duration)) return 0;
+    if (!(duration > 0) || isnan(clock)) return start;
+    if (loop) {
+        double r = fmod(clock - start, duration);
+        return start + (r < 0 ? r + duration : r);
+    }
+    return fmin(fmax(clock, start), start + duration);
+}
+
 /* Where instance i stands: a square grid centred on the origin. */
 static void instance_offset(const render_scene *s, uint32_t i, float out[3]) {
     uint32_t cols = (uint32_t)ceil(sqrt((double)s->instances));
@@ -97,7 +141,28 @@ static void instance_offset(const render_scene *s, uint32_t i, float out[3]) {
     out[2] = ((float)(i / cols) - 0.5f * (float)(rows - 1)) * s->spacing;
 }
 
+/* The selected clips together on every character: each clip at the time clamped to its own
+ * range (clips of one file share its timeline), writing only what it animates. */
+static void evaluate_selection(render_scene *s, const double *times) {
+    for (uint32_t i = 0; i < s->instances; i++) {
+        for (uint32_t k = 0; k < s->selection_count; k++)
+            s->selection_times[k] = ossa_clip_time(s->selection[k], times[i], OSSA_WRAP_CLAMP);
+        ossa_clips_sample(ossa_model_rig(s->model), s->selection, s->selection_times,
+                          s->selection_count, NULL, ossa_character_pose(s->characters[i]));
+        ossa_character_finish(s->characters[i]);
+    }
+}
+
 void render_scene_evaluate(render_scene *s, int clip, const double *times) {
+    if (s->mix) {
+        for (uint32_t i = 0; i < s->instances; i++)
+            sample_mix_pose(s->mix, times[i], s->characters[i]);
+        return;
+    }
+    if (clip == RENDER_SCENE_SELECTION) {
+        evaluate_selection(s, times);
+        return;
+    }
     const ossa_clip *c = render_scene_clip(s, clip);
     for (uint32_t i = 0; i < s->instances; i++) {
         s->clips[i] = c;
@@ -166,21 +231,24 @@ int render_scene_draw(render_scene *s, ossa_gpu_renderer *renderer, ossa_gpu_pal
            fail("drawing", &error);
 }
 
-/* Grows lo/hi by the GPU-skinned vertices of instance 0 as uploaded. */
+/* Grows lo/hi by the GPU-skinned vertices of instance 0 as uploaded (every static copy of an
+ * instanced node's primitives). */
 static void grow_bounds(render_scene *s, float lo[3], float hi[3]) {
     ossa_gpu_draw_desc desc = {0};
     desc.instance_count = 1;
     for (uint32_t p = 0; p < ossa_model_primitive_count(s->model); p++) {
-        uint32_t n = ossa_model_primitive_info(s->model, p)->vertex_count;
-        if (ossa_gpu_model_skin_feedback(s->context, s->gpu, p, s->gpu_instances, &desc,
-                                         s->cpu_positions, NULL, s->cpu_capacity, NULL) != OSSA_OK)
-            continue;
-        for (uint32_t v = 0; v < n; v++)
-            for (int c = 0; c < 3; c++) {
-                float x = s->cpu_positions[3 * v + c];
-                if (x < lo[c]) lo[c] = x;
-                if (x > hi[c]) hi[c] = x;
-            }
+        const ossa_model_primitive *info = ossa_model_primitive_info(s->model, p);
+        size_t n = (size_t)info->vertex_count * (info->instance_count ? info->instance_count : 1);
+        float *positions = n > s->cpu_capacity ? malloc(sizeof(float) * 3 * n) : s->cpu_positions;
+        if (positions && ossa_gpu_model_skin_feedback(s->context, s->gpu, p, s->gpu_instances,
+                                                      &desc, positions, NULL, n, NULL) == OSSA_OK)
+            for (size_t v = 0; v < n; v++)
+                for (int c = 0; c < 3; c++) {
+                    float x = positions[3 * v + c];
+                    if (x < lo[c]) lo[c] = x;
+                    if (x > hi[c]) hi[c] = x;
+                }
+        if (positions != s->cpu_positions) free(positions);
     }
 }
 
@@ -190,11 +258,10 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
     double *times = calloc(s->instances, sizeof(double));
     float saved_spacing = s->spacing;
     s->spacing = 0; /* every instance at the origin while measuring one */
-    const ossa_clip *c = render_scene_clip(s, clip);
+    double start, duration;
+    render_scene_range(s, clip, &start, &duration);
     for (int k = 0; times && k < samples; k++) {
-        double t =
-            c ? ossa_clip_start(c) + ossa_clip_duration(c) * k / (samples > 1 ? samples - 1 : 1)
-              : 0;
+        double t = start + duration * k / (samples > 1 ? samples - 1 : 1);
         for (uint32_t i = 0; i < s->instances; i++)
             times[i] = t;
         render_scene_evaluate(s, clip, times);
@@ -218,7 +285,9 @@ void render_scene_bounds(render_scene *s, int clip, int samples, float lo[3], fl
 
 const char *render_scene_clip_name(const render_scene *s, int clip, char *buf, size_t size) {
     const ossa_clip *c = render_scene_clip(s, clip);
-    if (!c)
+    if (clip == RENDER_SCENE_SELECTION)
+        snprintf(buf, size, "%u animations together", s->selection_count);
+    else if (!c)
         snprintf(buf, size, "rest pose");
     else if (ossa_clip_name(c))
         snprintf(buf, size, "%s", ossa_clip_name(c));

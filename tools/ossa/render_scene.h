@@ -8,6 +8,7 @@
 
 #include "ossa/gl.h"
 #include "ossa/model.h"
+#include "sample_mix.h"
 
 typedef struct render_scene {
     ossa_model *model;
@@ -20,26 +21,54 @@ typedef struct render_scene {
     double *clocks;              /* instances */
     float *placements;           /* 12 floats per instance: a translation on the ground grid */
     float spacing;               /* distance between instances on the ground grid */
-    int double_sided;            /* a material of the model is double-sided */
     float *cpu_positions, *cpu_normals; /* CPU skinning output (largest primitive) */
     uint32_t cpu_capacity;
+    uint32_t selection_count;    /* clips played together as RENDER_SCENE_SELECTION */
+    const ossa_clip **selection; /* selection_count */
+    float *selection_times;      /* selection_count, scratch of evaluate */
+    sample_mix *mix; /* NULL, or a mix every character plays; evaluate's times are mix clocks */
 } render_scene;
 
-/* Loads MODEL (NULL: the built-in demo) and uploads it for `instances` characters; with
- * cpu_skinning, prepares skinning on the CPU by `method` instead. Prints the reason and returns
- * 0 on failure. */
-int render_scene_open(render_scene *scene, ossa_gpu_context *context, const char *model,
-                      uint32_t instances, int cpu_skinning, ossa_gpu_skinning_method method);
+/* The clip argument meaning the selected clips, played together on one timeline. */
+#define RENDER_SCENE_SELECTION (-2)
+
+/* What render_scene_open loads and how. */
+typedef struct render_scene_desc {
+    const char *model; /* a path, NULL: the built-in demo */
+    uint32_t instances;
+    int cpu_skinning; /* prepare skinning on the CPU by `method` instead of the GPU's */
+    ossa_gpu_skinning_method method;
+    int allow_unsafe_paths; /* ossa_load_options::allow_unsafe_paths */
+} render_scene_desc;
+
+/* Loads the model, prints its warnings on stderr ("warning: MODEL: JSON-PATH: message", the
+ * path as given) and uploads it for desc->instances characters. Prints the reason ("error:
+ * MODEL: ...") and returns 0 on failure. */
+int render_scene_open(render_scene *scene, ossa_gpu_context *context,
+                      const render_scene_desc *desc);
 
 void render_scene_close(render_scene *scene);
 
 /* Clips of the model. */
 uint32_t render_scene_clip_count(const render_scene *scene);
 
-/* Clip `clip`, NULL for -1 (the rest pose) or out of range. */
+/* Clip `clip`, NULL for -1 (the rest pose), the selection or out of range. */
 const ossa_clip *render_scene_clip(const render_scene *scene, int clip);
 
-/* Plays clip `clip` (-1: rest pose) on every character at times[i] (clip seconds). */
+/* Selects clips (model indices, each < the clip count) to play together as
+ * RENDER_SCENE_SELECTION: the rest pose, then each clip writes what it animates
+ * (ossa_clips_sample). Returns 0 when memory runs out. */
+int render_scene_select(render_scene *scene, const uint32_t *clips, uint32_t count);
+
+/* The time range of what `clip` plays (a clip or the selection: first to last key over its
+ * clips); 0 for the rest pose. */
+int render_scene_range(const render_scene *scene, int clip, double *start, double *duration);
+
+/* The time at `clock` of what `clip` plays: looped or clamped into its range (0: rest pose). */
+double render_scene_time(const render_scene *scene, int clip, double clock, int loop);
+
+/* Plays clip `clip` (-1: rest pose; RENDER_SCENE_SELECTION: the selected clips, each clamped
+ * to its own range) on every character at times[i] (clip seconds). */
 void render_scene_evaluate(render_scene *scene, int clip, const double *times);
 
 /* Streams the characters' palettes and weights, each placed at its spot on the grid. */

@@ -1,8 +1,8 @@
 /*
  * The "primitives" of `ossa sample --json`: world-space positions and normals of the listed
  * vertices of every primitive of a skinned node, and of every unskinned mesh node that the
- * sampled animation moves (a translation/rotation/scale channel on the node or an ancestor)
- * or morphs (a weights channel on the node) — the selection the golden files use.
+ * sampled animations move (a translation/rotation/scale channel on the node or an ancestor)
+ * or morph (a weights channel on the node) — the selection the golden files use.
  * Skinned: morph, then skin with the world-space palette world(joint) * IBM (the mesh node's
  * own transform is ignored, as the spec says); unskinned: morph, then the node's world matrix.
  */
@@ -17,15 +17,16 @@
 /* Marks glTF nodes that the animation moves (moved[n]) or morphs (morphed[n]). */
 static void mark_animated(const ossa_document *doc, const sample_frame *f, uint8_t *moved,
                           uint8_t *morphed) {
-    if (!f->clip || f->animation < 0) return;
-    const ossa_animation *anim = &doc->animations[f->animation];
-    for (uint32_t c = 0; c < anim->channel_count; c++) {
-        int32_t n = anim->channels[c].node;
-        if (n < 0) continue;
-        if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
-            morphed[n] = 1;
-        else
-            moved[n] = 1;
+    for (uint32_t a = 0; a < f->animation_count; a++) {
+        const ossa_animation *anim = &doc->animations[f->animations[a]];
+        for (uint32_t c = 0; c < anim->channel_count; c++) {
+            int32_t n = anim->channels[c].node;
+            if (n < 0) continue;
+            if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
+                morphed[n] = 1;
+            else
+                moved[n] = 1;
+        }
     }
 }
 
@@ -42,6 +43,21 @@ static void print_xyz_list(FILE *out, const float *values, const uint32_t *which
         fprintf(out, "%s[%.9g,%.9g,%.9g]", i ? "," : "", v[0], v[1], v[2]);
     }
     fputc(']', out);
+}
+
+static void print_text_vertices(FILE *out, uint32_t node, int32_t mesh, uint32_t p,
+                                const float *positions, const float *normals, const uint32_t *which,
+                                uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        const float *v = positions + 3 * (size_t)which[i];
+        fprintf(out, "  node %u mesh %d primitive %u vertex %u position %.6g %.6g %.6g", node, mesh,
+                p, which[i], (double)v[0], (double)v[1], (double)v[2]);
+        if (normals) {
+            const float *d = normals + 3 * (size_t)which[i];
+            fprintf(out, " normal %.6g %.6g %.6g", (double)d[0], (double)d[1], (double)d[2]);
+        }
+        fputc('\n', out);
+    }
 }
 
 /* Skins one primitive into positions/normals (original order); 0 on success. */
@@ -74,7 +90,7 @@ static int skin_primitive(const ossa_document *doc, const sample_frame *f, uint3
 }
 
 int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_frame *f,
-                            const sample_vertex_filter *filter, ossa_error *error) {
+                            const sample_vertex_filter *filter, int text, ossa_error *error) {
     uint8_t *moved = calloc(doc->node_count + 1, 1), *morphed = calloc(doc->node_count + 1, 1);
     int status = 0, first = 1;
     if (!moved || !morphed) {
@@ -82,7 +98,7 @@ int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_fr
         status = 1;
     }
     if (!status) mark_animated(doc, f, moved, morphed);
-    fputc('[', out);
+    if (!text) fputc('[', out);
     for (uint32_t n = 0; !status && n < doc->node_count; n++) {
         const ossa_node *gn = &doc->nodes[n];
         if (gn->mesh < 0) continue;
@@ -106,15 +122,21 @@ int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_fr
                 else
                     for (uint32_t i = 0; i < filter->count; i++)
                         if (filter->indices[i] < count) which[listed++] = filter->indices[i];
-                fprintf(out, "%s{\"node\":%u,\"mesh\":%d,\"primitive\":%u,\"vertices\":[",
-                        first ? "" : ",", n, gn->mesh, p);
-                for (uint32_t i = 0; i < listed; i++)
-                    fprintf(out, "%s%u", i ? "," : "", which[i]);
-                fputs("],\"positions\":", out);
-                print_xyz_list(out, positions, which, listed);
-                fputs(",\"normals\":", out);
-                print_xyz_list(out, normals, which, m->primitives[p].normal >= 0 ? listed : 0);
-                fputc('}', out);
+                int has_normals = m->primitives[p].normal >= 0;
+                if (text) {
+                    print_text_vertices(out, n, gn->mesh, p, positions,
+                                        has_normals ? normals : NULL, which, listed);
+                } else {
+                    fprintf(out, "%s{\"node\":%u,\"mesh\":%d,\"primitive\":%u,\"vertices\":[",
+                            first ? "" : ",", n, gn->mesh, p);
+                    for (uint32_t i = 0; i < listed; i++)
+                        fprintf(out, "%s%u", i ? "," : "", which[i]);
+                    fputs("],\"positions\":", out);
+                    print_xyz_list(out, positions, which, listed);
+                    fputs(",\"normals\":", out);
+                    print_xyz_list(out, normals, which, has_normals ? listed : 0);
+                    fputc('}', out);
+                }
                 first = 0;
             }
             free(positions);
@@ -122,8 +144,19 @@ int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_fr
             free(which);
         }
     }
-    fputc(']', out);
+    if (!text) fputc(']', out);
     free(moved);
     free(morphed);
     return status;
+}
+
+uint64_t sample_largest_primitive(const ossa_document *doc) {
+    uint64_t largest = 0;
+    for (uint32_t n = 0; n < doc->node_count; n++) {
+        if (doc->nodes[n].mesh < 0) continue;
+        const ossa_mesh *m = &doc->meshes[doc->nodes[n].mesh];
+        for (uint32_t p = 0; p < m->primitive_count; p++)
+            if (m->primitives[p].vertex_count > largest) largest = m->primitives[p].vertex_count;
+    }
+    return largest;
 }

@@ -6,13 +6,13 @@
 #include <stdio.h>
 
 #include "ossa/sample.h"
-#include "ossa/clip.h"
 #include "ossa/document.h"
 #include "ossa/result.h"
 #include "ossa/rig.h"
 
 /* Which vertices to print: every vertex (all != 0), or the listed indices of each primitive
- * (indices past a primitive's vertex count are skipped). */
+ * (indices past a smaller primitive's vertex count are left out of it; ossa sample refuses an
+ * index past every primitive's count). */
 typedef struct sample_vertex_filter {
     int all;
     const uint32_t *indices;
@@ -22,18 +22,22 @@ typedef struct sample_vertex_filter {
 /* One sampled frame, everything in rig order (see ossa/rig.h for the maps to glTF indices). */
 typedef struct sample_frame {
     const ossa_rig *rig;
-    const ossa_clip *clip; /* the sampled clip, NULL when the model has no animation */
-    const ossa_pose *pose; /* local TRS and morph weights (rig->weight_offset per rig node) */
-    const float *world;    /* 12 floats (3x4 rows) per rig node */
-    const float *palettes; /* world-space palettes world(joint) * IBM, 12 floats per joint,
-                              skins one after another in skin order */
+    const uint32_t *animations; /* glTF indices of the sampled animations (played together) */
+    uint32_t animation_count;   /* 0: the rest pose */
+    const ossa_pose *pose;      /* local TRS and morph weights (rig->weight_offset per rig node) */
+    const float *world;         /* 12 floats (3x4 rows) per rig node */
+    const float *palettes;      /* world-space palettes world(joint) * IBM, 12 floats per joint,
+                                   skins one after another in skin order */
     const uint32_t *palette_offset; /* first float of skin s in palettes */
-    int32_t animation;              /* glTF animation index of clip, -1 without a clip */
 } sample_frame;
 
-/* Writes the JSON array of "primitives" for one sample (the value only, e.g. "[...]").
- * Returns 0 on success; otherwise fills error and returns non-zero. */
+/* Writes the JSON array of "primitives" for one sample (the value only, e.g. "[...]"), or with
+ * `text` a line per listed vertex ("  node N mesh M primitive P vertex V position x y z
+ * [normal x y z]"). Returns 0 on success; otherwise fills error and returns non-zero. */
 int sample_write_primitives(FILE *out, const ossa_document *doc, const sample_frame *frame,
-                            const sample_vertex_filter *filter, ossa_error *error);
+                            const sample_vertex_filter *filter, int text, ossa_error *error);
+
+/* The largest vertex count of the primitives of the meshes that nodes use (0 without). */
+uint64_t sample_largest_primitive(const ossa_document *doc);
 
 #endif

@@ -1,0 +1,75 @@
+"""ossa.Pose: a model's pose at one or more times, as NumPy arrays in glTF node order."""
+
+
+class Pose:
+    """What Model.sample, Model.mix and Model.rest_pose return, for T times (len(pose) == T).
+
+    world: (T, nodes, 3, 4) float32, every node's world matrix (3x4 rows: x' = m[0,0] x +
+    m[0,1] y + m[0,2] z + m[0,3]), glTF node order. times: (T,) float64 clocks as given.
+    scalar: True when sampled at a single number (then Model.skin returns (vertices, 3)).
+    pose[i] is the pose at times[i] alone (scalar, arrays are views)."""
+
+    def __init__(self, model, times, scalar, world, palettes, local, weights):
+        self.model = model
+        self.times = times
+        self.scalar = scalar
+        self.world = world
+        self._palettes = palettes  # (T, joints of every skin, 3, 4), skin after skin
+        self._local = local  # (T, nodes, 10) rig order: translation, rotation xyzw, scale
+        self._weights = weights  # (T, weight_total) the rig's layout
+        self._morph_weights = None
+
+    def __len__(self):
+        return len(self.times)
+
+    def __getitem__(self, i):
+        i = range(len(self.times))[i]  # an int: IndexError out of range, negatives count back
+        at = slice(i, i + 1)
+        return Pose(self.model, self.times[at], True, self.world[at], self._palettes[at],
+                    self._local[at], self._weights[at])
+
+    def __repr__(self):
+        return f"<ossa.Pose of {self.model.file!r} at {len(self)} time(s)>"
+
+    def joint_matrices(self, skin):
+        """World-space joint matrices of a skin (glTF index or Skin), world(joint) * IBM, as
+        the golden files and the C library's palettes define them: a (T, joints, 3, 4) float32
+        view, the skin's joint order."""
+        index = getattr(skin, "index", skin)
+        begin, end = self.model._palette_offsets[index]
+        return self._palettes[:, begin:end]
+
+    @property
+    def morph_weights(self):
+        """(T, weights) float32: the morph weights of every node whose mesh has morph targets,
+        node after node in glTF order (Model.morph_weight_slices[node] says where a node's
+        are; see also node_weights)."""
+        if self._morph_weights is None:
+            self._morph_weights = self._weights[:, self.model._weight_index]
+        return self._morph_weights
+
+    def node_weights(self, node):
+        """(T, targets) float32: the morph weights of one node (glTF index)."""
+        return self.morph_weights[:, self.model.morph_weight_slices.get(node, slice(0, 0))]
+
+    def _local_gltf(self, begin, end):
+        return self._local[:, self.model._rig_from_gltf, begin:end]
+
+    @property
+    def translations(self):
+        """(T, nodes, 3) float32 local translations, glTF node order."""
+        return self._local_gltf(0, 3)
+
+    @property
+    def rotations(self):
+        """(T, nodes, 4) float32 local rotations, quaternions x, y, z, w, glTF node order."""
+        return self._local_gltf(3, 7)
+
+    @property
+    def scales(self):
+        """(T, nodes, 3) float32 local scales, glTF node order."""
+        return self._local_gltf(7, 10)
+
+    def skin(self, primitive, method="lbs", out=None):
+        """Model.skin(primitive, self, method, out)."""
+        return self.model.skin(primitive, self, method, out)

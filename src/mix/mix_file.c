@@ -1,0 +1,424 @@
+/* The mix file (JSON): read as strictly as glTF. Unknown keys and values that are ignored are
+ * warnings; bad values are refused with their JSON path. Not per frame. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossa/mix.h"
+#include "rig/owned.h"
+
+struct ossa_mix_file {
+    ossa_owned owned;
+    ossa_mix_desc desc;
+    ossa_warning *warnings;
+    uint32_t warning_count, warning_capacity;
+};
+
+typedef struct reader {
+    ossa_mix_file *file;
+    const ossa_model *model;
+    const char *file_name;
+    ossa_error *error;
+    jmp_buf fail_jump;
+    char path[OSSA_PATH_MAX];
+    size_t path_len;
+} reader;
+
+/* ---- paths, refusals, warnings ---- */
+
+static size_t path_push(reader *R, const char *fmt, ...) {
+    size_t mark = R->path_len;
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(R->path + R->path_len, sizeof R->path - R->path_len, fmt, args);
+    va_end(args);
+    if (n > 0) R->path_len += (size_t)n;
+    if (R->path_len >= sizeof R->path) R->path_len = sizeof R->path - 1;
+    return mark;
+}
+
+static size_t path_key(reader *R, const char *key) {
+    return path_push(R, R->path_len ? ".%s" : "%s", key);
+}
+
+static void path_restore(reader *R, size_t mark) {
+    R->path_len = mark;
+    R->path[mark] = '\0';
+}
+
+#if defined(__GNUC__)
+__attribute__((noreturn, format(printf, 3, 4)))
+#endif
+static void
+fail(reader *R, ossa_result code, const char *fmt, ...) {
+    ossa_error *e = R->error;
+    memset(e, 0, sizeof *e);
+    e->code = code;
+    if (R->file_name) snprintf(e->file, sizeof e->file, "%s", R->file_name);
+    snprintf(e->path, sizeof e->path, "%s", R->path);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, args);
+    va_end(args);
+    longjmp(R->fail_jump, 1);
+}
+
+static void *alloc(reader *R, size_t count, size_t size) {
+    void *p = ossa_owned_alloc(&R->file->owned, count, size);
+    if (!p) fail(R, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    return p;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+warn(reader *R, const char *fmt, ...) {
+    ossa_mix_file *f = R->file;
+    if (f->warning_count == f->warning_capacity) {
+        uint32_t capacity = f->warning_capacity ? 2 * f->warning_capacity : 8;
+        ossa_warning *w = alloc(R, capacity, sizeof *w);
+        if (f->warning_count) memcpy(w, f->warnings, f->warning_count * sizeof *w);
+        f->warnings = w; /* the old block stays owned until the file is freed */
+        f->warning_capacity = capacity;
+    }
+    ossa_warning *w = &f->warnings[f->warning_count++];
+    snprintf(w->path, sizeof w->path, "%s", R->path);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, args);
+    va_end(args);
+}
+
+/* ---- typed values ---- */
+
+/* Warns about every key of an object that is not in the NULL-terminated list. */
+static void check_keys(reader *R, const cJSON *object, const char *const *known) {
+    for (const cJSON *item = object->child; item; item = item->next) {
+        int found = 0;
+        for (const char *const *k = known; *k && !found; k++)
+            found = !strcmp(item->string, *k);
+        if (found) continue;
+        size_t mark = path_key(R, item->string);
+        warn(R, "unknown property, ignored");
+        path_restore(R, mark);
+    }
+}
+
+static double number(reader *R, const cJSON *item, double min) {
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+        fail(R, OSSA_ERROR_INVALID, "must be a finite number");
+    if (item->valuedouble < min) fail(R, OSSA_ERROR_INVALID, "must be >= %g", min);
+    return item->valuedouble;
+}
+
+static const char *string(reader *R, const cJSON *item) {
+    if (!cJSON_IsString(item) || !item->valuestring)
+        fail(R, OSSA_ERROR_INVALID, "must be a string");
+    return item->valuestring;
+}
+
+/* The index of a string among the NULL-terminated choices; refused when absent. */
+static int choice(reader *R, const cJSON *item, const char *const *choices) {
+    const char *s = string(R, item);
+    for (int i = 0; choices[i]; i++)
+        if (!strcmp(s, choices[i])) return i;
+    char list[128] = "";
+    for (int i = 0; choices[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 choices[i]);
+    fail(R, OSSA_ERROR_INVALID, "\"%s\" is not one of %s", s, list);
+}
+
+/* ---- layers ---- */
+
+static const ossa_clip *animation(reader *R, const cJSON *item) {
+    if (cJSON_IsString(item)) {
+        int32_t k = ossa_model_find_clip(R->model, item->valuestring);
+        if (k < 0)
+            fail(R, OSSA_ERROR_INVALID, "the model has no animation named \"%s\"",
+                 item->valuestring);
+        return ossa_model_clip(R->model, (uint32_t)k);
+    }
+    double k = number(R, item, 0);
+    uint32_t count = ossa_model_clip_count(R->model);
+    if (k != floor(k) || k >= count)
+        fail(R, OSSA_ERROR_INVALID, "there is no animation %g (the model has %u)", k, count);
+    return ossa_model_clip(R->model, (uint32_t)k);
+}
+
+static void weight(reader *R, const cJSON *item, ossa_mix_layer *layer) {
+    if (cJSON_IsNumber(item)) {
+        ossa_mix_point *point = alloc(R, 1, sizeof *point);
+        point->weight = number(R, item, 0);
+        layer->weights = point;
+        layer->weight_count = 1;
+        return;
+    }
+    int count = cJSON_GetArraySize(item);
+    if (!cJSON_IsArray(item) || count == 0)
+        fail(R, OSSA_ERROR_INVALID, "must be a number or a non-empty array of [time, weight]");
+    ossa_mix_point *points = alloc(R, (size_t)count, sizeof *points);
+    int p = 0;
+    for (const cJSON *pair = item->child; pair; pair = pair->next, p++) {
+        size_t mark = path_push(R, "[%d]", p);
+        if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2)
+            fail(R, OSSA_ERROR_INVALID, "must be a pair [time, weight]");
+        size_t inner = path_push(R, "[0]");
+        points[p].time = number(R, pair->child, -INFINITY);
+        if (p && !(points[p].time > points[p - 1].time)) {
+            fail(R, OSSA_ERROR_INVALID, "times must increase strictly (%g after %g)",
+                 points[p].time, points[p - 1].time);
+        }
+        path_restore(R, inner);
+        path_push(R, "[1]");
+        points[p].weight = number(R, pair->child->next, 0);
+        path_restore(R, mark);
+    }
+    layer->weights = points;
+    layer->weight_count = (uint32_t)count;
+}
+
+/* Adds a mask entry, refusing a node that already has one. */
+static void mask_entry(reader *R, ossa_mix_mask_entry *entries, uint32_t *count, uint32_t node,
+                       const cJSON *value) {
+    for (uint32_t e = 0; e < *count; e++)
+        if (entries[e].node == node)
+            fail(R, OSSA_ERROR_INVALID, "node %u already has a mask value", node);
+    entries[*count].node = node;
+    entries[*count].value = (float)number(R, value, 0);
+    (*count)++;
+}
+
+static uint32_t node_by_name(reader *R, const char *name) {
+    int32_t node = ossa_model_find_node(R->model, name);
+    if (node == -1) fail(R, OSSA_ERROR_INVALID, "the model has no node named \"%s\"", name);
+    if (node < 0)
+        fail(R, OSSA_ERROR_INVALID, "several nodes are named \"%s\": name one by \"indices\"",
+             name);
+    return (uint32_t)ossa_model_rig(R->model)->gltf_from_rig[node];
+}
+
+static uint32_t node_by_index(reader *R, const char *key) {
+    size_t n = strlen(key);
+    if (n == 0 || n > 9 || strspn(key, "0123456789") != n)
+        fail(R, OSSA_ERROR_INVALID, "\"%s\" is not a glTF node index", key);
+    unsigned long index = strtoul(key, NULL, 10);
+    uint32_t count = ossa_model_rig(R->model)->node_count;
+    if (index >= count)
+        fail(R, OSSA_ERROR_INVALID, "there is no node %lu (the model has %u)", index, count);
+    return (uint32_t)index;
+}
+
+static const ossa_mix_mask *mask(reader *R, const cJSON *item) {
+    if (!cJSON_IsObject(item)) fail(R, OSSA_ERROR_INVALID, "must be an object");
+    static const char *const keys[] = {"default", "nodes", "indices", NULL};
+    check_keys(R, item, keys);
+    ossa_mix_mask *m = alloc(R, 1, sizeof *m);
+    m->default_value = 1;
+    const cJSON *def = cJSON_GetObjectItemCaseSensitive(item, "default");
+    if (def) {
+        size_t mark = path_key(R, "default");
+        m->default_value = (float)number(R, def, 0);
+        path_restore(R, mark);
+    }
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(item, "nodes");
+    const cJSON *indices = cJSON_GetObjectItemCaseSensitive(item, "indices");
+    ossa_mix_mask_entry *entries =
+        alloc(R, (size_t)cJSON_GetArraySize(nodes) + (size_t)cJSON_GetArraySize(indices),
+              sizeof *entries);
+    uint32_t count = 0;
+    const cJSON *lists[2] = {nodes, indices};
+    const char *names[2] = {"nodes", "indices"};
+    for (int l = 0; l < 2; l++) {
+        if (!lists[l]) continue;
+        size_t mark = path_key(R, names[l]);
+        if (!cJSON_IsObject(lists[l])) fail(R, OSSA_ERROR_INVALID, "must be an object");
+        for (const cJSON *e = lists[l]->child; e; e = e->next) {
+            size_t inner = path_key(R, e->string);
+            uint32_t node = l == 0 ? node_by_name(R, e->string) : node_by_index(R, e->string);
+            mask_entry(R, entries, &count, node, e);
+            path_restore(R, inner);
+        }
+        path_restore(R, mark);
+    }
+    m->entries = entries;
+    m->entry_count = count;
+    return m;
+}
+
+static const char *const layer_keys[] = {"animation", "weight",    "speed", "offset", "wrap",
+                                         "mode",      "reference", "mask",  "sync",   NULL};
+
+/* Index of the first layer before `index` in the same sync group, or -1. */
+static int group_leader(const ossa_mix_layer *layers, uint32_t index) {
+    for (uint32_t i = 0; i < index; i++)
+        if (layers[i].sync && !strcmp(layers[i].sync, layers[index].sync)) return (int)i;
+    return -1;
+}
+
+static void layer(reader *R, const cJSON *item, ossa_mix_layer *layers, uint32_t index) {
+    if (!cJSON_IsObject(item)) fail(R, OSSA_ERROR_INVALID, "a layer must be an object");
+    check_keys(R, item, layer_keys);
+    ossa_mix_layer *out = &layers[index];
+    const cJSON *v;
+    size_t mark;
+    if (!(v = cJSON_GetObjectItemCaseSensitive(item, "animation")))
+        fail(R, OSSA_ERROR_INVALID, "a layer needs an \"animation\" (index or name)");
+    mark = path_key(R, "animation");
+    out->clip = animation(R, v);
+    path_restore(R, mark);
+    static const char *const wraps[] = {"loop", "clamp", "ping-pong", NULL};
+    static const char *const modes[] = {"normal", "additive", NULL};
+    for (int k = 1; layer_keys[k]; k++) {
+        if (!(v = cJSON_GetObjectItemCaseSensitive(item, layer_keys[k]))) continue;
+        const char *key = layer_keys[k];
+        mark = path_key(R, key);
+        if (!strcmp(key, "weight")) {
+            weight(R, v, out);
+        } else if (!strcmp(key, "speed")) {
+            out->speed = number(R, v, -INFINITY);
+            out->has_speed = 1;
+        } else if (!strcmp(key, "offset")) {
+            out->offset = number(R, v, -INFINITY);
+        } else if (!strcmp(key, "wrap")) {
+            out->wrap = (ossa_mix_wrap)choice(R, v, wraps);
+        } else if (!strcmp(key, "mode")) {
+            out->mode = (ossa_mix_mode)choice(R, v, modes);
+        } else if (!strcmp(key, "reference")) {
+            if (cJSON_IsNumber(v)) {
+                out->reference = OSSA_MIX_REFERENCE_TIME;
+                out->reference_time = number(R, v, -INFINITY);
+            } else {
+                static const char *const refs[] = {"start", "rest", NULL};
+                if (!cJSON_IsString(v))
+                    fail(R, OSSA_ERROR_INVALID, "must be \"start\", \"rest\" or a clip time");
+                out->reference = (ossa_mix_reference)choice(R, v, refs);
+            }
+        } else if (!strcmp(key, "mask")) {
+            out->mask = mask(R, v);
+        } else if (!strcmp(key, "sync")) {
+            const char *name = string(R, v);
+            if (!*name) fail(R, OSSA_ERROR_INVALID, "a sync group needs a name");
+            if (!(ossa_clip_duration(out->clip) > 0))
+                fail(R, OSSA_ERROR_INVALID,
+                     "the animation has zero duration and cannot be synchronised");
+            int failed = 0;
+            out->sync = ossa_owned_strdup(&R->file->owned, name, &failed);
+            if (failed) fail(R, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        path_restore(R, mark);
+    }
+    if (out->mode != OSSA_MIX_ADDITIVE && cJSON_GetObjectItemCaseSensitive(item, "reference")) {
+        mark = path_key(R, "reference");
+        warn(R, "ignored: only additive layers have a reference");
+        path_restore(R, mark);
+    }
+    int leader = out->sync ? group_leader(layers, index) : -1;
+    static const char *const clock_keys[] = {"speed", "offset", "wrap", NULL};
+    for (int k = 0; leader >= 0 && clock_keys[k]; k++) {
+        if (!cJSON_GetObjectItemCaseSensitive(item, clock_keys[k])) continue;
+        mark = path_key(R, clock_keys[k]);
+        warn(R, "ignored: layers[%d] (the first of sync group \"%s\") sets the group's clock",
+             leader, out->sync);
+        path_restore(R, mark);
+    }
+}
+
+static void parse_root(reader *R, const cJSON *root) {
+    if (!cJSON_IsObject(root)) fail(R, OSSA_ERROR_INVALID, "a mix file is a JSON object");
+    static const char *const keys[] = {"threshold", "layers", NULL};
+    check_keys(R, root, keys);
+    ossa_mix_desc *desc = &R->file->desc;
+    const cJSON *threshold = cJSON_GetObjectItemCaseSensitive(root, "threshold");
+    if (threshold) {
+        size_t mark = path_key(R, "threshold");
+        desc->threshold = (float)number(R, threshold, 0);
+        desc->has_threshold = 1;
+        path_restore(R, mark);
+    }
+    const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
+    if (!layers) fail(R, OSSA_ERROR_INVALID, "a mix file needs \"layers\"");
+    size_t mark = path_key(R, "layers");
+    if (!cJSON_IsArray(layers)) fail(R, OSSA_ERROR_INVALID, "must be an array of layers");
+    uint32_t count = (uint32_t)cJSON_GetArraySize(layers);
+    ossa_mix_layer *out = alloc(R, count, sizeof *out);
+    uint32_t i = 0;
+    for (const cJSON *item = layers->child; item; item = item->next, i++) {
+        size_t inner = path_push(R, "[%u]", i);
+        layer(R, item, out, i);
+        path_restore(R, inner);
+    }
+    path_restore(R, mark);
+    desc->layers = out;
+    desc->layer_count = count;
+}
+
+/* Parses into R->file; the reader lives in the caller, so longjmp leaves it intact. */
+static ossa_result parse(reader *R, const char *json, size_t size) {
+    cJSON *volatile root = NULL;
+    if (setjmp(R->fail_jump)) {
+        cJSON_Delete(root);
+        return R->error->code;
+    }
+    const char *end = NULL;
+    root = cJSON_ParseWithLengthOpts(json, size, &end, 0);
+    if (!root)
+        fail(R, OSSA_ERROR_JSON, "the JSON text does not parse (near byte %zu)",
+             end ? (size_t)(end - json) : (size_t)0);
+    parse_root(R, root);
+    cJSON_Delete(root);
+    return OSSA_OK;
+}
+
+ossa_result ossa_mix_file_parse(const char *json, size_t size, const char *file_name,
+                                const ossa_model *model, const ossa_allocator *allocator,
+                                ossa_mix_file **out, ossa_error *error) {
+    ossa_error scratch_error;
+    reader R = {0};
+    R.model = model;
+    R.file_name = file_name;
+    R.error = error ? error : &scratch_error;
+    *out = NULL;
+    ossa_owned owned;
+    ossa_owned_init(&owned, allocator);
+    R.file = owned.allocator.alloc(owned.allocator.user, sizeof *R.file);
+    if (!R.file) {
+        memset(R.error, 0, sizeof *R.error);
+        R.error->code = OSSA_ERROR_OUT_OF_MEMORY;
+        snprintf(R.error->message, sizeof R.error->message, "out of memory");
+        return OSSA_ERROR_OUT_OF_MEMORY;
+    }
+    memset(R.file, 0, sizeof *R.file);
+    R.file->owned = owned;
+    ossa_result r = parse(&R, json, size);
+    if (r != OSSA_OK) {
+        ossa_mix_file_free(R.file);
+        return r;
+    }
+    *out = R.file;
+    return OSSA_OK;
+}
+
+const ossa_mix_desc *ossa_mix_file_desc(const ossa_mix_file *file) {
+    return &file->desc;
+}
+
+uint32_t ossa_mix_file_warning_count(const ossa_mix_file *file) {
+    return file->warning_count;
+}
+
+const ossa_warning *ossa_mix_file_warning(const ossa_mix_file *file, uint32_t index) {
+    return index < file->warning_count ? &file->warnings[index] : NULL;
+}
+
+void ossa_mix_file_free(ossa_mix_file *file) {
+    if (!file) return;
+    ossa_owned owned = file->owned;
+    ossa_owned_release(&owned);
+    owned.allocator.free(owned.allocator.user, file);
+}
