@@ -23,6 +23,10 @@
  *
  * The lower level (::ossa_gpu_mesh from a document, ::ossa_gpu_frame_data filled by the caller,
  * ::ossa_gpu_skinning) serves programs and tests that build their own palettes.
+ *
+ * The shaders skin by the rules written in ossa/skin.h (its file comment), the CPU's: weights
+ * divided by their sum, all-zero-weight vertices left in place, every influence set, DQS scale
+ * cbrt|det|. Each primitive's influences live in a buffer texture of (joint, weight) pairs.
  */
 #ifndef OSSA_GPU_H
 #define OSSA_GPU_H
@@ -59,7 +63,7 @@ typedef enum ossa_gpu_palette_path {
 /** How influences are blended. */
 typedef enum ossa_gpu_skinning_method {
     OSSA_GPU_LINEAR_BLEND = 0, /**< weighted sum of joint matrices */
-    OSSA_GPU_DUAL_QUATERNION   /**< each rigid joint matrix as a dual quaternion, blended */
+    OSSA_GPU_DUAL_QUATERNION   /**< dual quaternions, as rule 6 of ossa/skin.h says */
 } ossa_gpu_skinning_method;
 
 /**
@@ -96,11 +100,13 @@ typedef struct ossa_gpu_mesh ossa_gpu_mesh;
 
 /**
  * Uploads every primitive of document mesh `mesh`: positions, normals (computed flat
- * when absent), the TEXCOORD_n of the base colour texture, every JOINTS_n (as unsigned 8 or 16
- * bit integer attributes) and WEIGHTS_n (float or normalized integers, as stored), morph target
- * displacements, the material (base colour factor and texture (PNG/JPEG) with its
- * KHR_texture_transform, emissive, unlit, alpha mode, double-sided). Node instancing
- * (EXT_mesh_gpu_instancing) belongs to ::ossa_gpu_model.
+ * when absent), the TEXCOORD_n of the base colour texture, the influences of every
+ * JOINTS_n/WEIGHTS_n set (any number of sets; the pairs with a positive weight, in a buffer
+ * texture), morph target displacements, the material (base colour factor and texture
+ * (PNG/JPEG) with its KHR_texture_transform, emissive, unlit, alpha mode, double-sided). Node
+ * instancing (EXT_mesh_gpu_instancing) belongs to ::ossa_gpu_model.
+ * @return OSSA_ERROR_LIMIT when a primitive's influences exceed the context's
+ *         GL_MAX_TEXTURE_BUFFER_SIZE (the message names it), OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_gpu_mesh_create(ossa_gpu_context *context, const ossa_document *document,
                                  int32_t mesh, ossa_gpu_mesh **out, ossa_error *error);
@@ -240,13 +246,15 @@ typedef struct ossa_gpu_model_desc {
 /**
  * Uploads every primitive of a model from its decoded streams (::ossa_model_primitive_streams,
  * ::ossa_model_material_info): positions, normals (computed smooth when absent), the texture
- * coordinates of the base colour texture (ossa_model_streams::material_texcoords), joints and
- * weights as decoded (not renormalised), morph target displacements, the material and its
- * base colour texture (PNG/JPEG). The model must outlive the GPU model.
+ * coordinates of the base colour texture (ossa_model_streams::material_texcoords), the
+ * influences of every JOINTS_n/WEIGHTS_n set (any number; the pairs with a positive weight, as
+ * decoded: the shader applies the rules of ossa/skin.h), morph target displacements, the
+ * material and its base colour and emissive textures (PNG/JPEG). The model must outlive the
+ * GPU model.
  * @param desc NULL for the defaults.
- * @return OSSA_ERROR_UNSUPPORTED for a primitive with more influence sets than the shader reads
- *         (4) or too many vertices; OSSA_ERROR_LIMIT for morph targets past GL's buffer texture
- *         size; OSSA_ERROR_OUT_OF_MEMORY.
+ * @return OSSA_ERROR_UNSUPPORTED for a primitive with too many vertices; OSSA_ERROR_LIMIT for
+ *         morph targets or influences past GL's buffer texture size (GL_MAX_TEXTURE_BUFFER_SIZE);
+ *         OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *model,
                                   const ossa_gpu_model_desc *desc, ossa_gpu_model **out,

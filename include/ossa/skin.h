@@ -27,16 +27,40 @@
  *
  * Palettes are 3x4 row-major matrices, 12 floats per joint (x' = m0 x + m1 y + m2 z + m3, ...).
  *
- * Normals and tangents are transformed as directions by the blended 3x3 part and
- * renormalised. Like most real-time runtimes, ossa uses the blended 3x3 itself rather than its
- * inverse transpose: exact for rotations and uniform scale.
+ * **The skinning rules.** The CPU kernels here and the GPU shaders of ossa/gl.h follow the same
+ * rules, written down once here (tests/gpu/test_gpu_rules.c checks that they agree):
  *
- * Dual quaternion skinning (DQS) converts each palette matrix to a unit dual quaternion plus a
- * uniform scale, blends the dual quaternions (flipping those in the other hemisphere from the
- * first influence: the antipodality fix), normalises and applies the result. Limits: it is exact
- * only for joint matrices that are rotation + translation + uniform scale (the scale is
- * blended linearly, about each joint's origin); shear, non-uniform scale and mirroring
- * (negative determinant) are not representable and give approximate results.
+ * 1. Morph targets first: each target's displacements times its weight are added to the
+ *    position, normal and tangent (xyz).
+ * 2. Influences: every JOINTS_n/WEIGHTS_n set of the vertex (any number of sets, 4 pairs each),
+ *    in set order. Weights are decoded per the glTF spec (float as is, normalized unsigned
+ *    bytes / 255, shorts / 65535). A pair counts when its weight is > 0 (zero, negative and
+ *    NaN weights are ignored) and its joint is below the skin's joint count (the stream kernel
+ *    and the GPU ignore the others; building a prepared mesh refuses them). Repeats of one
+ *    joint add up.
+ * 3. The counted weights are divided by their sum: they need not sum to one.
+ * 4. A vertex without a counted pair (all weights zero) keeps its morphed input position,
+ *    normal and tangent: its transform is the identity.
+ * 5. Linear blend (LBS): the vertex's matrix is sum(w_i * M_i) / sum(w_i).
+ * 6. Dual quaternions (DQS): each joint matrix M gives a uniform scale s = cbrt(|det|) of its
+ *    3x3 part (1 when the determinant is 0), a rotation R = 3x3 part / s as a unit quaternion q
+ *    (Shepperd's method) and the dual part (t, 0) q / 2 from its translation t, as
+ *    ::ossa_skin_dual_quats computes them. The (q, dual) pairs are summed with the weights,
+ *    the sign flipped for those whose q is in the other hemisphere from the first counted
+ *    influence's (the antipodality fix); the scale is sum(w_i * s_i) / sum(w_i). The summed dual
+ *    quaternion is normalised and turned back into the matrix s * R, translation t. It is exact
+ *    only for joint matrices that are rotation + translation + uniform scale (the scale is
+ *    blended linearly, about each joint's origin); shear, non-uniform scale and mirroring
+ *    (negative determinant) are not representable and give approximate results.
+ * 7. Normals and tangents are transformed as directions by the 3x3 part of the vertex's matrix
+ *    and renormalised (the tangent's w is copied). Like most real-time runtimes, ossa uses the
+ *    blended 3x3 itself rather than its inverse transpose: exact for rotations and uniform
+ *    scale.
+ * 8. Unskinned primitives (no influence sets, or drawn without their skin) are transformed by
+ *    their node's world matrix exactly, never through a dual quaternion.
+ *
+ * The CPU converts joint matrices to dual quaternions in double precision, the GPU in float:
+ * results agree to about 1e-6 of the model's size, not bit for bit.
  */
 #ifndef OSSA_SKIN_H
 #define OSSA_SKIN_H

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "gpu_internal.h"
+#include "influence_upload.h"
 
 static void make_buffer_texture(GLuint *buffer, GLuint *texture, GLenum format) {
     static const float zero[4] = {0, 0, 0, 0};
@@ -61,9 +62,9 @@ gpu_program_key gpu_key_for(const gpu_primitive *primitive, const ossa_gpu_skinn
                             uint32_t target_count, int feedback) {
     gpu_program_key key = {0};
     key.ssbo = skinning->path == OSSA_GPU_PALETTE_SSBO;
-    key.dual_quaternion = skinning->method == OSSA_GPU_DUAL_QUATERNION;
-    key.unskinned = skinning->unskinned || primitive->influence_sets == 0;
-    key.influence_sets = key.unskinned ? 0 : primitive->influence_sets;
+    key.unskinned = skinning->unskinned || primitive->influences.set_count == 0;
+    /* unskinned vertices take their node's matrix exactly, as on the CPU */
+    key.dual_quaternion = skinning->method == OSSA_GPU_DUAL_QUATERNION && !key.unskinned;
     key.morph = !skinning->skip_morph && target_count > 0 && primitive->targets_texture != 0;
     key.feedback = feedback != 0;
     return key;
@@ -87,4 +88,5 @@ void gpu_bind_skinning(const ossa_gpu_context *context, const gpu_program *progr
     glActiveTexture(GL_TEXTURE0 + GPU_UNIT_TARGETS);
     glBindTexture(GL_TEXTURE_BUFFER,
                   primitive->targets_texture ? primitive->targets_texture : context->empty_texture);
+    gpu_influences_bind(context, program, &primitive->influences);
 }

@@ -5,6 +5,8 @@
 
 #include "geometry.h"
 
+#include "influence_upload.h"
+
 static int is_triangles(ossa_primitive_mode mode) {
     return mode == OSSA_MODE_TRIANGLES || mode == OSSA_MODE_TRIANGLE_STRIP ||
            mode == OSSA_MODE_TRIANGLE_FAN;
@@ -69,4 +71,5 @@ void gpu_primitive_release(gpu_primitive *p) {
     if (p->targets_buffer) glDeleteBuffers(1, &p->targets_buffer);
     if (p->targets_texture) glDeleteTextures(1, &p->targets_texture);
     if (p->vao) glDeleteVertexArrays(1, &p->vao);
+    gpu_influences_release(&p->influences);
 }

@@ -7,15 +7,8 @@
 
 #include "ossa/gl.h"
 
-/* Vertex attribute locations used by every program. */
-enum {
-    GPU_ATTR_POSITION = 0,
-    GPU_ATTR_NORMAL = 1,
-    GPU_ATTR_UV = 2,
-    GPU_ATTR_JOINTS = 3,  /* JOINTS_n at 3 + n */
-    GPU_ATTR_WEIGHTS = 7, /* WEIGHTS_n at 7 + n */
-    GPU_MAX_INFLUENCE_SETS = 4
-};
+/* Vertex attribute locations used by every program (influences are read from a texture). */
+enum { GPU_ATTR_POSITION = 0, GPU_ATTR_NORMAL = 1, GPU_ATTR_UV = 2 };
 
 /* Texture units used by every program. */
 enum {
@@ -23,7 +16,8 @@ enum {
     GPU_UNIT_TARGETS = 1,
     GPU_UNIT_WEIGHTS = 2,
     GPU_UNIT_BASE_COLOR = 3,
-    GPU_UNIT_EMISSIVE = 4
+    GPU_UNIT_EMISSIVE = 4,
+    GPU_UNIT_INFLUENCES = 5
 };
 
 /* What selects a program variant. */
@@ -31,14 +25,13 @@ typedef struct gpu_program_key {
     unsigned ssbo : 1;
     unsigned dual_quaternion : 1;
     unsigned unskinned : 1;
-    unsigned influence_sets : 3;
     unsigned morph : 1;
     unsigned feedback : 1; /* transform feedback only (no fragment stage) vs shaded */
 } gpu_program_key;
 
 typedef struct gpu_program {
     GLuint id;
-    GLint palette_base, joint_count, weights_base, target_count, vertex_count;
+    GLint palette_base, joint_count, weights_base, target_count, vertex_count, influence_texels;
     GLint view_proj, base_color, has_texture, light_dir;
     GLint uv_row0, uv_row1, emissive, unlit, alpha_mode, alpha_cutoff;
     GLint has_emissive_texture, emissive_row0, emissive_row1;
@@ -64,6 +57,13 @@ struct ossa_gpu_context {
     GLint64 max_texture_buffer_texels, max_ssbo_bytes;
 };
 
+/* A primitive's JOINTS_n/WEIGHTS_n sets on the GPU (see influence_upload.h). */
+typedef struct gpu_influences {
+    GLuint buffer, texture;     /* RGBA32F texels of two (joint, weight) pairs; 0 when none */
+    uint32_t texels_per_vertex; /* vertex v's pairs are at texels [v * it, (v + 1) * it) */
+    uint32_t set_count;         /* sets of the source; 0: the primitive is not skinned */
+} gpu_influences;
+
 /* How a primitive is shaded (see ossa_model_material). */
 typedef struct gpu_material {
     float base_color[4];
@@ -81,10 +81,10 @@ void gpu_material_set(gpu_material *out, const ossa_model_material *material);
 
 typedef struct gpu_primitive {
     GLuint vao;
-    GLuint
-        buffers[4 + 2 * GPU_MAX_INFLUENCE_SETS]; /* position, normal, uv, index, joints, weights */
-    GLuint targets_buffer, targets_texture;      /* 2 RGBA32F texels per target and vertex */
-    uint32_t vertex_count, index_count, influence_sets;
+    GLuint buffers[4];                      /* position, normal, uv, index */
+    GLuint targets_buffer, targets_texture; /* 2 RGBA32F texels per target and vertex */
+    gpu_influences influences;
+    uint32_t vertex_count, index_count;
     gpu_material material;
     GLuint texture;          /* owned by the mesh's texture table, 0 when none */
     GLuint emissive_texture; /* the same */

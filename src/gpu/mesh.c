@@ -6,9 +6,10 @@
 
 #include "gpu_internal.h"
 #include "geometry.h"
+#include "influence_upload.h"
 #include "mesh_texture.h"
 
-enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX, BUF_JOINTS, BUF_WEIGHTS = BUF_JOINTS + 4 };
+enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX };
 
 typedef struct upload_state {
     const ossa_document *document;
@@ -65,60 +66,37 @@ static GLuint make_buffer(GLenum target, const void *data, size_t size) {
     return buffer;
 }
 
-/* Packs integer values into 1 or 2 byte components. */
-static void *pack_small(const uint32_t *values, uint64_t count, uint32_t bytes) {
-    void *out = alloc_array(count, bytes);
-    if (!out) return NULL;
-    for (uint64_t i = 0; i < count; i++) {
-        if (bytes == 1)
-            ((uint8_t *)out)[i] = (uint8_t)values[i];
-        else
-            ((uint16_t *)out)[i] = (uint16_t)values[i];
-    }
-    return out;
-}
-
-/* Uploads JOINTS_n and WEIGHTS_n of one set, as stored. */
+/* Every JOINTS_n/WEIGHTS_n set decoded into the layout of ossa_model_streams (4 * sets joints
+ * and weights per vertex), then packed and uploaded by gpu_influences_upload. */
 static ossa_result upload_influences(upload_state *s, const ossa_primitive *source,
-                                     gpu_primitive *p, uint32_t set) {
-    const ossa_accessor *joints = &s->document->accessors[source->joints[set]];
-    const ossa_accessor *weights = &s->document->accessors[source->weights[set]];
-    uint64_t n = (uint64_t)p->vertex_count * 4;
-    uint32_t *values = read_uints(s, source->joints[set], p->vertex_count, 4);
-    if (!values) return s->error->code;
-    uint32_t joint_bytes = ossa_component_size(joints->component_type) == 1 ? 1 : 2;
-    void *packed = pack_small(values, n, joint_bytes);
-    free(values);
-    if (!packed) return fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
-    p->buffers[BUF_JOINTS + set] = make_buffer(GL_ARRAY_BUFFER, packed, n * joint_bytes);
-    free(packed);
-    glEnableVertexAttribArray(GPU_ATTR_JOINTS + set);
-    glVertexAttribIPointer(GPU_ATTR_JOINTS + set, 4,
-                           joint_bytes == 1 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, 0, NULL);
-
-    if (weights->component_type == OSSA_COMPONENT_FLOAT) {
-        float *w = read_floats(s, source->weights[set], p->vertex_count, 4);
-        if (!w) return s->error->code;
-        p->buffers[BUF_WEIGHTS + set] = make_buffer(GL_ARRAY_BUFFER, w, n * sizeof(float));
+                                     gpu_primitive *p) {
+    uint32_t sets = source->influence_sets, n = p->vertex_count;
+    uint64_t stride = 4 * (uint64_t)sets;
+    uint16_t *joints = alloc_array(stride * n, sizeof(uint16_t));
+    float *weights = alloc_array(stride * n, sizeof(float));
+    ossa_result result = joints && weights ? OSSA_OK : OSSA_ERROR_OUT_OF_MEMORY;
+    if (result != OSSA_OK) fail_at(s, result, "out of memory");
+    for (uint32_t set = 0; set < sets && result == OSSA_OK; set++) {
+        uint32_t *j = read_uints(s, source->joints[set], n, 4);
+        float *w = j ? read_floats(s, source->weights[set], n, 4) : NULL;
+        for (uint64_t v = 0; w && v < n; v++)
+            for (int k = 0; k < 4; k++) {
+                joints[stride * v + 4 * set + k] = (uint16_t)j[4 * v + k]; /* u8 or u16 */
+                weights[stride * v + 4 * set + k] = w[4 * v + k];
+            }
+        if (!w) result = s->error->code;
+        free(j);
         free(w);
-        glEnableVertexAttribArray(GPU_ATTR_WEIGHTS + set);
-        glVertexAttribPointer(GPU_ATTR_WEIGHTS + set, 4, GL_FLOAT, GL_FALSE, 0, NULL);
-        return OSSA_OK;
     }
-    /* normalized u8/u16: keep the integers, let the vertex fetch normalise them */
-    uint32_t weight_bytes = ossa_component_size(weights->component_type) == 1 ? 1 : 2;
-    values = read_uints(s, source->weights[set], p->vertex_count, 4);
-    if (!values) return s->error->code;
-    packed = pack_small(values, n, weight_bytes);
-    free(values);
-    if (!packed) return fail_at(s, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
-    p->buffers[BUF_WEIGHTS + set] = make_buffer(GL_ARRAY_BUFFER, packed, n * weight_bytes);
-    free(packed);
-    glEnableVertexAttribArray(GPU_ATTR_WEIGHTS + set);
-    glVertexAttribPointer(GPU_ATTR_WEIGHTS + set, 4,
-                          weight_bytes == 1 ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, GL_TRUE, 0,
-                          NULL);
-    return OSSA_OK;
+    gpu_influence_streams streams = {joints, weights, sets, n};
+    if (result == OSSA_OK && gpu_influences_upload(&streams, &p->influences, s->error)) {
+        char message[sizeof s->error->message];
+        snprintf(message, sizeof message, "%s", s->error->message);
+        result = fail_at(s, s->error->code, message);
+    }
+    free(joints);
+    free(weights);
+    return result;
 }
 
 /* Morph displacements as 2 RGBA32F texels (position, normal) per target and vertex. */
@@ -188,10 +166,7 @@ static ossa_result upload_primitive(upload_state *s, const ossa_primitive *sourc
                                     gpu_primitive *p) {
     if (source->position < 0 || source->vertex_count > UINT32_MAX / 8)
         return fail_at(s, OSSA_ERROR_UNSUPPORTED, "primitive without POSITION or too large");
-    if (source->influence_sets > GPU_MAX_INFLUENCE_SETS)
-        return fail_at(s, OSSA_ERROR_UNSUPPORTED, "more than 4 JOINTS_n/WEIGHTS_n sets");
     p->vertex_count = (uint32_t)source->vertex_count;
-    p->influence_sets = source->influence_sets;
 
     uint32_t *given = NULL, given_count = p->vertex_count;
     if (source->indices >= 0) {
@@ -250,8 +225,7 @@ static ossa_result upload_primitive(upload_state *s, const ossa_primitive *sourc
         glEnableVertexAttribArray(GPU_ATTR_UV);
         glVertexAttribPointer(GPU_ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0, NULL);
     }
-    for (uint32_t set = 0; set < p->influence_sets && result == OSSA_OK; set++)
-        result = upload_influences(s, source, p, set);
+    if (result == OSSA_OK && source->influence_sets) result = upload_influences(s, source, p);
     if (result == OSSA_OK && source->target_count) result = upload_targets(s, source, p);
     glBindVertexArray(0);
     return result;

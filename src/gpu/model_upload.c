@@ -5,9 +5,10 @@
 
 #include "geometry.h"
 #include "gpu_model.h"
+#include "influence_upload.h"
 
-/* Buffer slots of a model primitive: joints and weights of every set share one buffer each. */
-enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX, BUF_JOINTS, BUF_WEIGHTS };
+/* Buffer slots of a model primitive (influences: gpu_influences, influence_upload.h). */
+enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX };
 
 static ossa_result fail_at(ossa_error *error, const ossa_model *model, uint32_t index,
                            ossa_result code, const char *message) {
@@ -24,28 +25,6 @@ static ossa_result fail_at(ossa_error *error, const ossa_model *model, uint32_t 
 static void float_attribute(GLuint location, GLint size) {
     glEnableVertexAttribArray(location);
     glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, 0, NULL);
-}
-
-/* Every JOINTS_n / WEIGHTS_n set as stored in the streams: 4 * sets values per vertex, set k's
- * four at 4k. Joints are unsigned 16-bit integer attributes, weights floats (not renormalised). */
-static void upload_influences(gpu_primitive *p, const ossa_model_streams *s, uint32_t sets) {
-    size_t values = (size_t)p->vertex_count * 4 * sets;
-    p->buffers[BUF_JOINTS] =
-        gpu_make_buffer(GL_ARRAY_BUFFER, s->joints, values * sizeof(uint16_t), GL_STATIC_DRAW);
-    for (uint32_t k = 0; k < sets; k++) {
-        glEnableVertexAttribArray(GPU_ATTR_JOINTS + k);
-        glVertexAttribIPointer(GPU_ATTR_JOINTS + k, 4, GL_UNSIGNED_SHORT,
-                               (GLsizei)(4 * sets * sizeof(uint16_t)),
-                               (const void *)(4 * k * sizeof(uint16_t)));
-    }
-    p->buffers[BUF_WEIGHTS] =
-        gpu_make_buffer(GL_ARRAY_BUFFER, s->weights, values * sizeof(float), GL_STATIC_DRAW);
-    for (uint32_t k = 0; k < sets; k++) {
-        glEnableVertexAttribArray(GPU_ATTR_WEIGHTS + k);
-        glVertexAttribPointer(GPU_ATTR_WEIGHTS + k, 4, GL_FLOAT, GL_FALSE,
-                              (GLsizei)(4 * sets * sizeof(float)),
-                              (const void *)(4 * k * sizeof(float)));
-    }
 }
 
 /* Morph displacements as 2 RGBA32F texels (position, normal) per target and vertex. */
@@ -116,11 +95,7 @@ ossa_result gpu_model_upload_primitive(const ossa_model *model, uint32_t index,
     if (!info || !s.positions || info->vertex_count > UINT32_MAX / 8)
         return fail_at(error, model, index, OSSA_ERROR_UNSUPPORTED,
                        "primitive without POSITION or too large");
-    if (info->set_count > GPU_MAX_INFLUENCE_SETS)
-        return fail_at(error, model, index, OSSA_ERROR_UNSUPPORTED,
-                       "more than 4 JOINTS_n/WEIGHTS_n sets");
     p->vertex_count = info->vertex_count;
-    p->influence_sets = info->skin >= 0 && s.joints && s.weights ? info->set_count : 0;
     ossa_model_material material = ossa_model_material_info(model, info->material);
     gpu_material_set(&p->material, &material);
 
@@ -128,7 +103,14 @@ ossa_result gpu_model_upload_primitive(const ossa_model *model, uint32_t index,
     glBindVertexArray(p->vao);
     ossa_result result =
         upload_vertices(p, info, &s, desc->dynamic_vertices ? GL_DYNAMIC_DRAW : GL_STATIC_DRAW);
-    if (result == OSSA_OK && p->influence_sets) upload_influences(p, &s, p->influence_sets);
+    /* every JOINTS_n/WEIGHTS_n set, as the streams hold them (the shader renormalises) */
+    gpu_influence_streams influences = {s.joints, s.weights, info->set_count, info->vertex_count};
+    ossa_error refused;
+    if (result == OSSA_OK && info->skin >= 0 && s.joints && s.weights &&
+        gpu_influences_upload(&influences, &p->influences, &refused) != OSSA_OK) {
+        glBindVertexArray(0);
+        return fail_at(error, model, index, refused.code, refused.message);
+    }
     if (result == OSSA_OK && info->target_count && !upload_targets(p, &s, info->target_count))
         result = OSSA_ERROR_OUT_OF_MEMORY;
     glBindVertexArray(0);

@@ -59,8 +59,7 @@ static GLuint link(const char *header, const char *const *vertex, const char *fr
 
 static int same_key(gpu_program_key a, gpu_program_key b) {
     return a.ssbo == b.ssbo && a.dual_quaternion == b.dual_quaternion &&
-           a.unskinned == b.unskinned && a.influence_sets == b.influence_sets &&
-           a.morph == b.morph && a.feedback == b.feedback;
+           a.unskinned == b.unskinned && a.morph == b.morph && a.feedback == b.feedback;
 }
 
 static void find_uniforms(gpu_program *p) {
@@ -70,6 +69,7 @@ static void find_uniforms(gpu_program *p) {
     p->weights_base = glGetUniformLocation(id, "u_weights_base");
     p->target_count = glGetUniformLocation(id, "u_target_count");
     p->vertex_count = glGetUniformLocation(id, "u_vertex_count");
+    p->influence_texels = glGetUniformLocation(id, "u_influence_texels");
     p->view_proj = glGetUniformLocation(id, "u_view_proj");
     p->base_color = glGetUniformLocation(id, "u_base_color");
     p->has_texture = glGetUniformLocation(id, "u_has_texture");
@@ -87,6 +87,7 @@ static void find_uniforms(gpu_program *p) {
     glUniform1i(glGetUniformLocation(id, "u_palette"), GPU_UNIT_PALETTE);
     glUniform1i(glGetUniformLocation(id, "u_targets"), GPU_UNIT_TARGETS);
     glUniform1i(glGetUniformLocation(id, "u_weights"), GPU_UNIT_WEIGHTS);
+    glUniform1i(glGetUniformLocation(id, "u_influences"), GPU_UNIT_INFLUENCES);
     glUniform1i(glGetUniformLocation(id, "u_base_color_texture"), GPU_UNIT_BASE_COLOR);
     glUniform1i(glGetUniformLocation(id, "u_emissive_texture"), GPU_UNIT_EMISSIVE);
 }
@@ -104,8 +105,7 @@ const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key ke
         return NULL;
     }
     char header[256];
-    snprintf(header, sizeof header, "#version %s\n#define INFLUENCE_SETS %u\n%s%s%s%s%s",
-             key.ssbo ? "430 core" : "330 core", (unsigned)key.influence_sets,
+    snprintf(header, sizeof header, "#version %s\n%s%s%s%s%s", key.ssbo ? "430 core" : "330 core",
              key.ssbo ? "#define PALETTE_SSBO\n" : "",
              key.dual_quaternion ? "#define DUAL_QUATERNION\n" : "",
              key.unskinned ? "#define UNSKINNED\n" : "", key.morph ? "#define MORPH\n" : "",
