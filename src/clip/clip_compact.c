@@ -20,7 +20,8 @@
 typedef struct compact_state {
     const ossa_rig *rig;
     const ossa_compact_params *params;
-    float *lever; /* per node: the hierarchical lever arm */
+    float *lever;        /* per node: the hierarchical lever arm */
+    float *parent_scale; /* per node: the largest scale of its parent's world matrix (1: root) */
     ossa_trs *local[2];
     float *weights[2];
     float *world[2];
@@ -109,6 +110,12 @@ typedef struct timeline_work {
     float *tolerance; /* per track: distance (T), angle (R) or scale difference (S) */
     uint16_t *rows;   /* key_count rows */
     float *decoded;   /* per key and track: 4 floats */
+    /* Tracks needing similar keys are grouped; each group becomes one compact timeline with the
+     * union of its tracks' keys (one key search per group and frame). */
+    uint32_t group_count;
+    uint32_t *group_of;   /* per track */
+    uint32_t *group_kept; /* per group: keys in its union */
+    uint8_t *group_keep;  /* per group: key_count flags */
 } timeline_work;
 
 static const float *original_at(const ossa_clip *plain, const ossa_timeline *tl, uint32_t index,
@@ -137,12 +144,12 @@ static float deviation(uint8_t path, const float *got, const float *ref) {
     return sqrtf(d2);
 }
 
-/* 1 when only a and b kept keeps every key strictly between within its track's tolerance. */
-static int segment_fits(const timeline_work *w, uint32_t a, uint32_t b) {
+/* 1 when keeping only a and b keeps track j within its tolerance at every key between. */
+static int segment_fits(const timeline_work *w, uint32_t j, uint32_t a, uint32_t b) {
     const float *times = w->plain->times + w->tl->time_offset;
     for (uint32_t k = a + 1; k < b; k++) {
         float u = (times[k] - times[a]) / (times[b] - times[a]);
-        for (uint32_t j = 0; j < w->tracks; j++) {
+        {
             const float *va = w->decoded + ((size_t)a * w->tracks + j) * 4;
             const float *vb = w->decoded + ((size_t)b * w->tracks + j) * 4;
             float got[4];
@@ -157,15 +164,15 @@ static int segment_fits(const timeline_work *w, uint32_t a, uint32_t b) {
     return 1;
 }
 
-/* Marks the keys to keep (first and last always): from each kept key, the farthest next key
- * whose segment fits. Returns how many are kept. */
-static uint32_t reduce_keys(const timeline_work *w, uint8_t *keep) {
+/* Marks the keys track j needs (first and last always): from each kept key, the farthest next
+ * key whose segment fits. Returns how many are kept. */
+static uint32_t reduce_keys(const timeline_work *w, uint32_t j, uint8_t *keep) {
     uint32_t n = w->tl->key_count, kept = 1;
     memset(keep, 0, n);
     keep[0] = 1;
     for (uint32_t a = 0; a < n - 1;) {
         uint32_t b = a + 1;
-        while (b + 1 < n && segment_fits(w, a, b + 1))
+        while (b + 1 < n && segment_fits(w, j, a, b + 1))
             b++;
         keep[b] = 1;
         kept++;
@@ -238,6 +245,56 @@ static ossa_result copy_plain_part(const ossa_clip *plain, ossa_owned *owned, os
     return OSSA_OK;
 }
 
+/* What a new group costs beyond its keys, in uint16: a timeline description and a key search
+ * per frame. */
+#define GROUP_COST 24u
+
+/* Reduces each track alone, then adds it to the group where that costs the fewest bytes (the
+ * group's other tracks get the keys it needs, it gets theirs), or starts a new group when that
+ * is cheaper. Returns 0 when out of memory. */
+static int group_tracks(timeline_work *w) {
+    uint32_t n = w->tl->key_count;
+    w->group_of = calloc(w->tracks + 1, sizeof *w->group_of);
+    w->group_kept = calloc(w->tracks + 1, sizeof *w->group_kept);
+    w->group_keep = calloc((size_t)n * w->tracks + 1, 1);
+    uint32_t *stride = calloc(w->tracks + 1, sizeof *stride);
+    uint8_t *own = malloc(n);
+    if (!w->group_of || !w->group_kept || !w->group_keep || !stride || !own) {
+        free(own);
+        free(stride);
+        return 0;
+    }
+    for (uint32_t j = 0; j < w->tracks; j++) {
+        uint32_t count = reduce_keys(w, j, own), comps = stored_components(&w->meta[j]);
+        uint64_t best_cost = (uint64_t)count * (comps + 2) + GROUP_COST;
+        uint32_t best = UINT32_MAX;
+        for (uint32_t g = 0; g < w->group_count; g++) {
+            const uint8_t *keep = w->group_keep + (size_t)g * n;
+            uint32_t joined = 0;
+            for (uint32_t k = 0; k < n; k++)
+                joined += keep[k] | own[k];
+            uint64_t cost =
+                (uint64_t)(joined - w->group_kept[g]) * (stride[g] + 2) + (uint64_t)joined * comps;
+            if (cost < best_cost) {
+                best = g;
+                best_cost = cost;
+            }
+        }
+        if (best == UINT32_MAX) best = w->group_count++;
+        uint8_t *keep = w->group_keep + (size_t)best * n;
+        w->group_kept[best] = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            keep[k] |= own[k];
+            w->group_kept[best] += keep[k];
+        }
+        stride[best] += comps;
+        w->group_of[j] = best;
+    }
+    free(own);
+    free(stride);
+    return 1;
+}
+
 /* A value that every key of the track stays within `tolerance` of (the middle of the range,
  * for rotations the normalised mean aligned with key 0), if there is one: the track then moves
  * nothing that matters and is folded into the base pose like a constant one. */
@@ -287,8 +344,8 @@ static int prepare_timeline(compact_state *st, const ossa_clip *plain, const oss
     if (!w->index || !w->meta || !w->tolerance) return 0;
     for (uint32_t i = 0; i < candidates; i++) {
         const ossa_track *t = &plain->tracks[tl->first_track + i];
-        float tolerance =
-            t->path == OSSA_PATH_TRANSLATION ? allowance : allowance / st->lever[t->node];
+        float tolerance = t->path == OSSA_PATH_TRANSLATION ? allowance / st->parent_scale[t->node]
+                                                           : allowance / st->lever[t->node];
         float value[4];
         if (allowance > 0.0f && fold_value(plain, tl, i, tolerance, value)) {
             memcpy((float *)base + t->target_offset, value, t->components * sizeof(float));
@@ -316,6 +373,9 @@ static int prepare_timeline(compact_state *st, const ossa_clip *plain, const oss
 }
 
 static void free_timeline(timeline_work *w) {
+    free(w->group_of);
+    free(w->group_kept);
+    free(w->group_keep);
     free(w->index);
     free(w->meta);
     free(w->tolerance);
@@ -368,11 +428,9 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
     out->batch_key_count = OSSA_BATCH_KEY_SLACK;
     uint32_t candidates = plain->timeline_count ? plain->timeline_count : 1;
     timeline_work *work = calloc(candidates, sizeof *work);
-    uint8_t **keep = calloc(candidates, sizeof *keep);
-    uint32_t *kept = calloc(candidates, sizeof *kept);
-    if (!work || !keep || !kept) r = OSSA_ERROR_OUT_OF_MEMORY;
+    if (!work) r = OSSA_ERROR_OUT_OF_MEMORY;
     uint64_t tracks = 0, times = 0, rows = 0;
-    uint32_t timelines = 0, folded = 0;
+    uint32_t prepared = 0, timelines = 0, folded = 0;
     for (uint32_t i = 0; r == OSSA_OK && i < plain->timeline_count; i++) {
         const ossa_timeline *tl = &plain->timelines[i];
         if (tl->slerp_track_count + tl->lerp_track_count == 0) continue;
@@ -380,24 +438,17 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
             r = OSSA_ERROR_LIMIT;
             break;
         }
-        timeline_work *w = &work[timelines];
-        keep[timelines] = malloc(tl->key_count);
-        if (!keep[timelines] || !prepare_timeline(st, plain, tl, allowance, base, &folded, w)) {
-            free_timeline(w);
+        timeline_work *w = &work[prepared++];
+        if (!prepare_timeline(st, plain, tl, allowance, base, &folded, w) || !group_tracks(w)) {
             r = OSSA_ERROR_OUT_OF_MEMORY;
             break;
         }
-        if (w->tracks == 0) { /* every track folded */
-            free_timeline(w);
-            free(keep[timelines]);
-            keep[timelines] = NULL;
-            continue;
-        }
-        kept[timelines] = reduce_keys(w, keep[timelines]);
         tracks += w->tracks;
-        times += kept[timelines];
-        rows += (uint64_t)kept[timelines] * w->stride;
-        timelines++;
+        timelines += w->group_count;
+        for (uint32_t g = 0; g < w->group_count; g++)
+            times += w->group_kept[g];
+        for (uint32_t j = 0; j < w->tracks; j++)
+            rows += (uint64_t)w->group_kept[w->group_of[j]] * stored_components(&w->meta[j]);
     }
     if (r == OSSA_OK && rows > UINT32_MAX) r = OSSA_ERROR_LIMIT;
     ossa_compact_timeline *ctl = NULL;
@@ -411,37 +462,44 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
         keys = ossa_owned_alloc(owned, rows, sizeof *keys);
         if (!ctl || !ctr || !ctimes || !keys) r = OSSA_ERROR_OUT_OF_MEMORY;
     }
-    uint32_t tr_at = 0, tm_at = 0, row_at = 0;
-    for (uint32_t w = 0; r == OSSA_OK && w < timelines; w++) {
-        const timeline_work *tw = &work[w];
-        ossa_compact_timeline *dst = &ctl[w];
-        dst->key_count = kept[w];
-        dst->time_offset = tm_at;
-        dst->first_track = tr_at;
-        dst->rotation_count = tw->rotations;
-        dst->track_count = tw->tracks;
-        dst->key_offset = row_at;
-        dst->key_stride = tw->stride;
-        for (uint32_t j = 0; j < tw->tracks; j++) {
-            ctr[tr_at + j] = tw->meta[j];
-            ctr[tr_at + j].target_offset =
-                plain->tracks[tw->tl->first_track + tw->index[j]].target_offset;
-        }
-        tr_at += tw->tracks;
-        for (uint32_t k = 0; k < tw->tl->key_count; k++) {
-            if (!keep[w][k]) continue;
-            ctimes[tm_at++] = plain->times[tw->tl->time_offset + k];
-            memcpy(keys + row_at, tw->rows + (size_t)k * tw->stride, tw->stride * sizeof *keys);
-            row_at += tw->stride;
+    /* One compact timeline per group: its tracks in timeline order (rotations first), their
+     * values at the group's keys. */
+    uint32_t tl_at = 0, tr_at = 0, tm_at = 0, row_at = 0;
+    for (uint32_t p = 0; r == OSSA_OK && p < prepared; p++) {
+        const timeline_work *tw = &work[p];
+        for (uint32_t g = 0; g < tw->group_count; g++) {
+            ossa_compact_timeline *dst = &ctl[tl_at++];
+            const uint8_t *keep = tw->group_keep + (size_t)g * tw->tl->key_count;
+            dst->key_count = tw->group_kept[g];
+            dst->time_offset = tm_at;
+            dst->first_track = tr_at;
+            dst->key_offset = row_at;
+            for (uint32_t j = 0; j < tw->tracks; j++) {
+                if (tw->group_of[j] != g) continue;
+                ossa_compact_track *t = &ctr[tr_at++];
+                *t = tw->meta[j];
+                t->target_offset = plain->tracks[tw->tl->first_track + tw->index[j]].target_offset;
+                t->key_at = (uint16_t)dst->key_stride;
+                dst->key_stride += stored_components(t);
+                dst->rotation_count += t->path == OSSA_PATH_ROTATION;
+                dst->track_count++;
+            }
+            for (uint32_t k = 0; k < tw->tl->key_count; k++) {
+                if (!keep[k]) continue;
+                ctimes[tm_at++] = plain->times[tw->tl->time_offset + k];
+                const uint16_t *src = tw->rows + (size_t)k * tw->stride;
+                for (uint32_t j = 0; j < tw->tracks; j++) {
+                    if (tw->group_of[j] != g) continue;
+                    uint32_t comps = stored_components(&tw->meta[j]);
+                    memcpy(keys + row_at, src + tw->meta[j].key_at, comps * sizeof *keys);
+                    row_at += comps;
+                }
+            }
         }
     }
-    for (uint32_t w = 0; work && keep && w < timelines; w++) {
-        free_timeline(&work[w]);
-        free(keep[w]);
-    }
+    for (uint32_t p = 0; work && p < prepared; p++)
+        free_timeline(&work[p]);
     free(work);
-    free(keep);
-    free(kept);
     if (r != OSSA_OK) return r;
     c->timeline_count = timelines;
     c->timelines = ctl;
@@ -525,7 +583,14 @@ static int compute_levers(compact_state *st) {
         st->lever[n] = fmaxf(st->params->vertex_radius[n], st->params->min_radius);
     for (uint32_t n = rig->node_count; n-- > 0;) {
         int32_t p = rig->parent[n];
+        st->parent_scale[n] = 1.0f;
         if (p < 0) continue;
+        for (int col = 0; col < 3; col++) { /* a local translation moves by up to this much */
+            const float *m = st->world[0] + 12 * p;
+            float norm = sqrtf(m[col] * m[col] + m[4 + col] * m[4 + col] + m[8 + col] * m[8 + col]);
+            if (norm > st->parent_scale[n] || col == 0) st->parent_scale[n] = norm;
+        }
+        if (!(st->parent_scale[n] > 0.0f)) st->parent_scale[n] = 1.0f;
         float d2 = 0.0f;
         for (int row = 0; row < 3; row++) {
             float d = st->world[0][12 * n + 4 * row + 3] - st->world[0][12 * p + 4 * row + 3];
@@ -537,7 +602,7 @@ static int compute_levers(compact_state *st) {
 }
 
 /* Tightens the allowance, from 16 times the budget (the tolerances assume the worst lever arm
- * everywhere), until the measured error is within budget (at most 16 halvings, then
+ * everywhere), until the measured error is within budget (32 steps of 3/4, then
  * every key, then every track plain), then builds the clip into the set. `base`: the clip's
  * base pose, a copy of the plain one. */
 static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_owned *owned,
@@ -546,9 +611,9 @@ static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_
     float budget = st->params->budget, allowance = 16.0f * budget, error = 0.0f;
     ossa_trs *trial_base = malloc(rig->node_count * sizeof *trial_base + 1);
     if (!trial_base) return OSSA_ERROR_OUT_OF_MEMORY;
-    for (int attempt = 0; attempt <= 18; attempt++) {
-        if (attempt == 17) allowance = 0.0f;
-        if (attempt == 18) {
+    for (int attempt = 0; attempt <= 34; attempt++) {
+        if (attempt == 33) allowance = 0.0f;
+        if (attempt == 34) {
             allowance = -1.0f;
             error = 0.0f;
             break;
@@ -566,7 +631,7 @@ static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_
             return r != OSSA_OK ? r : OSSA_ERROR_OUT_OF_MEMORY;
         }
         if (error <= budget) break;
-        allowance *= 0.5f;
+        allowance *= 0.75f;
     }
     free(trial_base);
     ossa_result r = build_clip(st, plain, allowance, owned, base, out);
@@ -591,16 +656,17 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
     const ossa_rig *rig = plain->clip_count ? plain->clips[0].rig : NULL;
     ossa_clip *clips = ossa_owned_alloc(&impl->owned, plain->clip_count, sizeof *clips);
     if (!clips) r = OSSA_ERROR_OUT_OF_MEMORY;
-    compact_state st = {rig, params, NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    compact_state st = {rig, params, NULL, NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
     if (rig && r == OSSA_OK) {
         st.lever = calloc(rig->node_count, sizeof *st.lever);
+        st.parent_scale = calloc(rig->node_count, sizeof *st.parent_scale);
         for (int f = 0; f < 2; f++) {
             st.local[f] = calloc(rig->node_count, sizeof *st.local[f]);
             st.weights[f] = calloc(rig->weight_total + 1, sizeof *st.weights[f]);
             st.world[f] = calloc((size_t)rig->node_count * 12, sizeof *st.world[f]);
             if (!st.local[f] || !st.weights[f] || !st.world[f]) r = OSSA_ERROR_OUT_OF_MEMORY;
         }
-        if (!st.lever) r = OSSA_ERROR_OUT_OF_MEMORY;
+        if (!st.lever || !st.parent_scale) r = OSSA_ERROR_OUT_OF_MEMORY;
         if (r == OSSA_OK) compute_levers(&st);
     }
     int failed = 0;
@@ -625,6 +691,7 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
         clips[i].node_paths = paths;
     }
     free(st.lever);
+    free(st.parent_scale);
     for (int f = 0; f < 2; f++) {
         free(st.local[f]);
         free(st.weights[f]);
