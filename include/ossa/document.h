@@ -182,6 +182,12 @@ typedef struct ossa_node {
     float scale[3];       /**< default 1 */
     float *weights;       /**< node.weights override, or NULL */
     uint32_t weight_count;
+    /** EXT_mesh_gpu_instancing: static copies of the node's mesh, each placed by
+     *  node world * T * R * S of its instance (accessors validated: TRANSLATION VEC3 float,
+     *  ROTATION VEC4 float or normalized byte/short, SCALE VEC3 float, equal counts, finite
+     *  values, non-zero rotations). instance_count 0: not instanced; absent accessors are -1. */
+    uint32_t instance_count;
+    int32_t instance_translation, instance_rotation, instance_scale;
 } ossa_node;
 
 typedef struct ossa_scene {
@@ -232,16 +238,39 @@ typedef struct ossa_animation {
     uint32_t sampler_count;
 } ossa_animation;
 
+/** KHR_texture_transform of a texture reference: uv' = offset + R(rotation) (scale * uv), where
+ *  R(a) maps (u, v) to (u cos a + v sin a, v cos a - u sin a) (counter-clockwise in UV space). */
+typedef struct ossa_texture_transform {
+    int present;     /**< the extension was given (and is listed in extensionsUsed) */
+    float offset[2]; /**< default 0, 0 */
+    float rotation;  /**< radians, default 0 */
+    float scale[2];  /**< default 1, 1 */
+} ossa_texture_transform;
+
 typedef struct ossa_texture_ref {
     int32_t index;     /**< texture, -1 when absent */
-    uint32_t texcoord; /**< which TEXCOORD_n */
+    uint32_t texcoord; /**< which TEXCOORD_n (KHR_texture_transform's texCoord when it gives one) */
+    ossa_texture_transform transform;
 } ossa_texture_ref;
+
+/** How a material's alpha is used (glTF alphaMode). */
+typedef enum ossa_alpha_mode {
+    OSSA_ALPHA_OPAQUE = 0, /**< alpha ignored (also for an unknown alphaMode, with a warning) */
+    OSSA_ALPHA_MASK,       /**< fragments with alpha below alpha_cutoff are discarded */
+    OSSA_ALPHA_BLEND       /**< blended over what is behind */
+} ossa_alpha_mode;
 
 typedef struct ossa_material {
     char *name;
     float base_color_factor[4];
     ossa_texture_ref base_color_texture;
     int double_sided;
+    float emissive_factor[3];          /**< default 0, 0, 0 */
+    ossa_texture_ref emissive_texture; /**< -1 index when absent */
+    float emissive_strength;           /**< KHR_materials_emissive_strength, 1 by default */
+    int unlit;                         /**< KHR_materials_unlit */
+    ossa_alpha_mode alpha_mode;
+    float alpha_cutoff; /**< default 0.5 */
 } ossa_material;
 
 typedef struct ossa_texture {
@@ -308,6 +337,12 @@ ossa_result ossa_document_load_memory(const void *data, size_t size,
 
 /** Frees a document and everything it owns. NULL is allowed. */
 void ossa_document_free(ossa_document *document);
+
+/**
+ * A texture transform as a 2x3 row matrix M: uv' = (M[0] u + M[1] v + M[2], M[3] u + M[4] v +
+ * M[5]). NULL or one not present gives the identity.
+ */
+void ossa_texture_transform_matrix(const ossa_texture_transform *transform, float matrix[6]);
 
 /** Bytes per component of a component type (1, 2 or 4); 0 for an unknown type. */
 uint32_t ossa_component_size(ossa_component_type type);

@@ -96,9 +96,11 @@ typedef struct ossa_gpu_mesh ossa_gpu_mesh;
 
 /**
  * Uploads every primitive of document mesh `mesh`: positions, normals (computed flat
- * when absent), TEXCOORD_0, every JOINTS_n (as unsigned 8 or 16 bit integer attributes) and
- * WEIGHTS_n (float or normalized integers, as stored), morph target displacements, the
- * material's base colour factor and base colour texture (PNG/JPEG).
+ * when absent), the TEXCOORD_n of the base colour texture, every JOINTS_n (as unsigned 8 or 16
+ * bit integer attributes) and WEIGHTS_n (float or normalized integers, as stored), morph target
+ * displacements, the material (base colour factor and texture (PNG/JPEG) with its
+ * KHR_texture_transform, emissive, unlit, alpha mode, double-sided). Node instancing
+ * (EXT_mesh_gpu_instancing) belongs to ::ossa_gpu_model.
  */
 ossa_result ossa_gpu_mesh_create(ossa_gpu_context *context, const ossa_document *document,
                                  int32_t mesh, ossa_gpu_mesh **out, ossa_error *error);
@@ -204,7 +206,8 @@ void ossa_gpu_renderer_background(uint8_t rgb[3]);
 void ossa_gpu_renderer_begin(ossa_gpu_renderer *renderer, const ossa_gpu_camera *camera, int width,
                              int height, int grid, float ground_y, float grid_step);
 
-/** Draws every primitive of a mesh, instance_count instances, with simple lighting. */
+/** Draws every primitive of a mesh, instance_count instances, shaded as its material says
+ *  (see ::ossa_gpu_renderer_draw_model). */
 void ossa_gpu_renderer_draw(ossa_gpu_renderer *renderer, const ossa_gpu_mesh *mesh,
                             const ossa_gpu_frame_data *frame, const ossa_gpu_skinning *skinning);
 
@@ -221,8 +224,9 @@ void ossa_gpu_read_default_framebuffer(int width, int height, uint8_t *rgb);
 
 /**
  * The GPU copy of a model: every primitive of ::ossa_model_primitive_info (in that order), its
- * vertex arrays, morph targets, base colour and texture, and the layout of the per-instance data
- * (one palette per skin and per unskinned node that draws, one weight set per morphed node).
+ * vertex arrays, morph targets, material and texture, and the layout of the per-instance data
+ * (one palette per skin and per unskinned node that draws, holding the node's static instances
+ * when it has some; one weight set per morphed node).
  */
 typedef struct ossa_gpu_model ossa_gpu_model;
 
@@ -231,15 +235,13 @@ typedef struct ossa_gpu_model_desc {
     /** 1: positions and normals will be replaced often with ::ossa_gpu_model_set_vertices
      *  (vertices skinned on the CPU), so their buffers are made for streaming. */
     int dynamic_vertices;
-    /** 1: draw both faces of every primitive. By default back faces are culled, glTF's default
-     *  (::ossa_model_material does not say which materials are double-sided). */
-    int double_sided;
 } ossa_gpu_model_desc;
 
 /**
  * Uploads every primitive of a model from its decoded streams (::ossa_model_primitive_streams,
- * ::ossa_model_material_info): positions, normals (computed smooth when absent), TEXCOORD_0,
- * joints and weights as decoded (not renormalised), morph target displacements, base colour and
+ * ::ossa_model_material_info): positions, normals (computed smooth when absent), the texture
+ * coordinates of the base colour texture (ossa_model_streams::material_texcoords), joints and
+ * weights as decoded (not renormalised), morph target displacements, the material and its
  * base colour texture (PNG/JPEG). The model must outlive the GPU model.
  * @param desc NULL for the defaults.
  * @return OSSA_ERROR_UNSUPPORTED for a primitive with more influence sets than the shader reads
@@ -318,7 +320,14 @@ typedef struct ossa_gpu_draw_desc {
 
 /**
  * Draws every triangle primitive of the model for the instances: one instanced draw per
- * primitive, shaded with the renderer's camera and light (see ::ossa_gpu_renderer_begin).
+ * primitive, shaded with the renderer's camera and light (see ::ossa_gpu_renderer_begin) as its
+ * ::ossa_model_material says: base colour factor times the texture at the transformed texture
+ * coordinates, lit (one key light, a fill light, ambient) plus the emissive colour (times the
+ * emissive texture at its own transform of the same coordinates), or the base
+ * colour alone when unlit; MASK discards below the cutoff; BLEND primitives are drawn after the
+ * others, blended, without writing depth; back faces of single-sided materials are culled. A
+ * primitive whose node has static instances (EXT_mesh_gpu_instancing) draws them all for every
+ * character in the same draw.
  * @param desc NULL for the defaults.
  * @return OSSA_ERROR_ARGUMENT for instances of another GPU model or an instance range past the
  *         upload; OSSA_ERROR_UNSUPPORTED for the SSBO path below GL 4.3; OSSA_ERROR_LIMIT when
@@ -330,9 +339,11 @@ ossa_result ossa_gpu_renderer_draw_model(ossa_gpu_renderer *renderer, const ossa
 
 /**
  * Skins primitive `primitive` of the model on the GPU for the instances of desc and reads the
- * results back by transform feedback: `instance_count * vertex_count` positions and normals
- * (3 floats each, instance-major, original vertex order, normals normalised). `positions` or
- * `normals` may be NULL. Made for tests and bounds, not for every frame (it waits for the GPU).
+ * results back by transform feedback: `instance_count * copies * vertex_count` positions and
+ * normals (3 floats each, instance-major then static instance, original vertex order, normals
+ * normalised), where copies is the primitive's ossa_model_primitive::instance_count, or 1 when
+ * 0. `positions` or `normals` may be NULL. Made for tests and bounds, not for every frame (it
+ * waits for the GPU).
  * @param vertex_capacity vertices each non-NULL output can hold.
  * @return the errors of ::ossa_gpu_renderer_draw_model, and OSSA_ERROR_ARGUMENT for a primitive
  *         out of range or outputs too small.

@@ -117,6 +117,10 @@ typedef struct ossa_model_primitive {
     uint32_t set_count;     /**< JOINTS_n / WEIGHTS_n sets (4 influences each) */
     int has_normals, has_tangents, has_texcoords;
     int32_t material; /**< glTF material index, -1 for the default material */
+    /** Static copies its node draws (EXT_mesh_gpu_instancing, see ::ossa_model_node_instances);
+     *  0: drawn once, as is (also every primitive of a node with a skin). The streams and
+     *  ::ossa_character_skin give the one copy without its instance transforms. */
+    uint32_t instance_count;
 } ossa_model_primitive;
 
 /** Decoded vertex data of a primitive, in the original vertex order; NULL where absent. */
@@ -125,6 +129,9 @@ typedef struct ossa_model_streams {
     const float *normals;   /**< 3 floats per vertex */
     const float *tangents;  /**< 4 floats per vertex */
     const float *texcoords; /**< TEXCOORD_0, 2 floats per vertex */
+    /** The TEXCOORD_n its material's textures read (ossa_model_material::texcoord),
+     *  2 floats per vertex: texcoords itself when n is 0; NULL when the primitive lacks it. */
+    const float *material_texcoords;
     /** 4 * set_count joints per vertex (set 0's four, then set 1's, ...) */
     const uint16_t *joints;
     /** weights as decoded (normalized integers per the spec), not renormalised; same layout */
@@ -143,6 +150,25 @@ typedef struct ossa_model_material {
     const uint8_t *image;
     size_t image_size;
     const char *image_mime; /**< "image/png" or "image/jpeg", NULL without an image */
+    /** Emitted light, linear RGB: emissiveFactor times KHR_materials_emissive_strength (may
+     *  exceed 1); added to the shaded colour. */
+    float emissive[3];
+    int unlit;        /**< KHR_materials_unlit: drawn as its base colour, without lighting */
+    int double_sided; /**< both faces drawn; single-sided materials cull back faces */
+    ossa_alpha_mode alpha_mode;
+    float alpha_cutoff; /**< MASK: alpha below it is discarded (0.5 by default) */
+    /** TEXCOORD_n its textures read: the base colour texture's, else the emissive texture's (0
+     *  without either). */
+    uint32_t texcoord;
+    /** The base colour texture's KHR_texture_transform as a 2x3 row matrix M:
+     *  uv' = (M[0] u + M[1] v + M[2], M[3] u + M[4] v + M[5]); the identity without one. */
+    float uv_transform[6];
+    /** The emissive texture's encoded image (PNG or JPEG), which multiplies emissive; NULL
+     *  without one, or when it reads another TEXCOORD set than `texcoord` (then not drawn). */
+    const uint8_t *emissive_image;
+    size_t emissive_image_size;
+    const char *emissive_image_mime;
+    float emissive_uv_transform[6]; /**< its KHR_texture_transform, as uv_transform */
 } ossa_model_material;
 
 /** Number of primitives drawn by nodes of the model. */
@@ -159,6 +185,14 @@ const ossa_skin_mesh *ossa_model_skin_mesh(const ossa_model *model, uint32_t ind
 
 /** Material `index` (glTF index; -1 gives the default material: white, no image). */
 ossa_model_material ossa_model_material_info(const ossa_model *model, int32_t index);
+
+/**
+ * The static instances of rig node `node` (EXT_mesh_gpu_instancing): 12 floats (3x4 rows) per
+ * instance, T * R * S of its TRANSLATION, ROTATION (normalised) and SCALE. Instance k of the
+ * node's unskinned primitives is drawn at world(node) * instance k. *count receives their number;
+ * NULL with *count 0 when the node is not instanced or out of range.
+ */
+const float *ossa_model_node_instances(const ossa_model *model, uint32_t node, uint32_t *count);
 
 /** Vertex count of the largest primitive (size a shared output buffer with it). */
 uint32_t ossa_model_max_vertex_count(const ossa_model *model);

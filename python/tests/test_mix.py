@@ -185,7 +185,7 @@ def test_bad_dict_raises_with_the_path_as_the_command(fox, tmp_path, mix, path, 
     code, _, err = run_cli("sample", shared_path("models", "Fox", "Fox.glb"), "--mix",
                            str(file), "--time", "0.5")
     assert code == 1
-    assert err.splitlines()[-1] == f"error: bad.json: {e}"
+    assert err.splitlines()[-1] == f"error: {file}: {e}"  # the path as given
 
 
 # What JSON text cannot carry is refused before the C reader, with the same kind of path.

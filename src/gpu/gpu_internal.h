@@ -18,7 +18,13 @@ enum {
 };
 
 /* Texture units used by every program. */
-enum { GPU_UNIT_PALETTE = 0, GPU_UNIT_TARGETS = 1, GPU_UNIT_WEIGHTS = 2, GPU_UNIT_BASE_COLOR = 3 };
+enum {
+    GPU_UNIT_PALETTE = 0,
+    GPU_UNIT_TARGETS = 1,
+    GPU_UNIT_WEIGHTS = 2,
+    GPU_UNIT_BASE_COLOR = 3,
+    GPU_UNIT_EMISSIVE = 4
+};
 
 /* What selects a program variant. */
 typedef struct gpu_program_key {
@@ -34,6 +40,8 @@ typedef struct gpu_program {
     GLuint id;
     GLint palette_base, joint_count, weights_base, target_count, vertex_count;
     GLint view_proj, base_color, has_texture, light_dir;
+    GLint uv_row0, uv_row1, emissive, unlit, alpha_mode, alpha_cutoff;
+    GLint has_emissive_texture, emissive_row0, emissive_row1;
 } gpu_program;
 
 #define GPU_PROGRAM_CACHE 64
@@ -56,15 +64,30 @@ struct ossa_gpu_context {
     GLint64 max_texture_buffer_texels, max_ssbo_bytes;
 };
 
+/* How a primitive is shaded (see ossa_model_material). */
+typedef struct gpu_material {
+    float base_color[4];
+    float emissive[3];
+    float uv_transform[6];          /* 2x3 rows applied to the texture coordinates */
+    float emissive_uv_transform[6]; /* the same for the emissive texture */
+    float alpha_cutoff;
+    int alpha_mode; /* ossa_alpha_mode */
+    int unlit;
+    int double_sided; /* single-sided materials cull back faces */
+} gpu_material;
+
+/* The material of an ossa_model_material (NULL: glTF's default material). */
+void gpu_material_set(gpu_material *out, const ossa_model_material *material);
+
 typedef struct gpu_primitive {
     GLuint vao;
     GLuint
         buffers[4 + 2 * GPU_MAX_INFLUENCE_SETS]; /* position, normal, uv, index, joints, weights */
     GLuint targets_buffer, targets_texture;      /* 2 RGBA32F texels per target and vertex */
     uint32_t vertex_count, index_count, influence_sets;
-    float base_color[4];
-    GLuint texture; /* owned by the mesh's texture table, 0 when none */
-    int double_sided;
+    gpu_material material;
+    GLuint texture;          /* owned by the mesh's texture table, 0 when none */
+    GLuint emissive_texture; /* the same */
 } gpu_primitive;
 
 struct ossa_gpu_mesh {

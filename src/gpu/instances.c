@@ -1,4 +1,5 @@
 /* The per-instance palettes and morph weights of N characters, written into mapped GL buffers. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,49 @@ static void place(float *out, const float *m, uint32_t count, const float *place
     }
 }
 
+/* out = a * b for 3x4 row matrices (out may not alias them). */
+static void compose(const float *a, const float *b, float *out) {
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            out[4 * r + c] = a[4 * r] * b[c] + a[4 * r + 1] * b[4 + c] + a[4 * r + 2] * b[8 + c] +
+                             (c == 3 ? a[4 * r + 3] : 0.0f);
+}
+
+/* The inverse of a 3x4 affine matrix; the identity when it is singular. */
+static void invert(const float *m, float *out) {
+    double a = m[0], b = m[1], c = m[2], d = m[4], e = m[5], f = m[6], g = m[8], h = m[9],
+           i = m[10];
+    double co[9] = {e * i - f * h, c * h - b * i, b * f - c * e, f * g - d * i, a * i - c * g,
+                    c * d - a * f, d * h - e * g, b * g - a * h, a * e - b * d};
+    double det = a * co[0] + b * co[3] + c * co[6];
+    if (det == 0 || !isfinite(det)) {
+        memcpy(out, identity, sizeof identity);
+        return;
+    }
+    for (int r = 0; r < 3; r++) {
+        for (int k = 0; k < 3; k++)
+            out[4 * r + k] = (float)(co[3 * r + k] / det);
+        out[4 * r + 3] = -(out[4 * r] * m[3] + out[4 * r + 1] * m[7] + out[4 * r + 2] * m[11]);
+    }
+}
+
+/* The joints of an instanced node's section for one character: world * instance k, or for the
+ * CPU section world * instance k * world^-1; then the placement. */
+static void write_instances(const gpu_palette_section *section, const float *world,
+                            const float *placement, float *out) {
+    float inverse[12];
+    if (section->cpu) invert(world, inverse);
+    for (uint32_t k = 0; k < section->joint_count; k++) {
+        float m[12], moved[12];
+        compose(world, section->instances + 12 * (size_t)k, m);
+        if (section->cpu) {
+            compose(m, inverse, moved);
+            memcpy(m, moved, sizeof m);
+        }
+        place(out + 12 * (size_t)k, m, 1, placement);
+    }
+}
+
 /* Orphans the buffer's storage, gives it `bytes` and maps it for writing (NULL on failure). */
 static void *map_fresh(GLuint buffer, size_t bytes) {
     glBindBuffer(GL_TEXTURE_BUFFER, buffer);
@@ -69,8 +113,11 @@ static void write_palettes(const ossa_gpu_model *gpu, ossa_character *const *cha
                     ? ossa_character_palette(characters[i], (uint32_t)section->skin)
                     : ossa_character_world(characters[i]) + 12 * (size_t)section->node;
             size_t joint = (size_t)count * section->offset + (size_t)i * section->joint_count;
-            place(out + 12 * joint, source, section->joint_count,
-                  placements ? placements + 12 * (size_t)i : NULL);
+            const float *placement = placements ? placements + 12 * (size_t)i : NULL;
+            if (section->instances)
+                write_instances(section, source, placement, out + 12 * joint);
+            else
+                place(out + 12 * joint, source, section->joint_count, placement);
         }
     }
     /* the placement section: what CPU-skinned vertices are drawn with */
@@ -84,10 +131,11 @@ static void write_weights(const ossa_gpu_model *gpu, ossa_character *const *char
                           uint32_t count, float *out) {
     for (uint32_t s = 0; s < gpu->weight_count; s++) {
         const gpu_weight_section *section = &gpu->weights[s];
-        for (uint32_t i = 0; i < count; i++)
-            memcpy(out + (size_t)count * section->offset + (size_t)i * section->count,
-                   ossa_character_weights(characters[i]) + section->source,
-                   sizeof(float) * section->count);
+        for (uint32_t i = 0; i < count; i++) /* once per static instance of the node */
+            for (uint32_t copy = 0; copy < section->count; copy += section->targets)
+                memcpy(out + (size_t)count * section->offset + (size_t)i * section->count + copy,
+                       ossa_character_weights(characters[i]) + section->source,
+                       sizeof(float) * section->targets);
     }
 }
 

@@ -154,16 +154,34 @@ static ossa_result upload_targets(upload_state *s, const ossa_primitive *source,
 
 static void set_material(upload_state *s, const ossa_primitive *source, gpu_primitive *p,
                          uint32_t *uv_set) {
-    static const float white[4] = {1, 1, 1, 1};
-    memcpy(p->base_color, white, sizeof white);
     *uv_set = 0;
-    if (source->material < 0) return;
+    if (source->material < 0) {
+        gpu_material_set(&p->material, NULL);
+        return;
+    }
     const ossa_material *material = &s->document->materials[source->material];
-    memcpy(p->base_color, material->base_color_factor, sizeof p->base_color);
-    p->double_sided = material->double_sided;
-    if (material->base_color_texture.index < 0) return;
-    *uv_set = material->base_color_texture.texcoord;
-    p->texture = gpu_mesh_texture(s->mesh, s->document, material->base_color_texture.index);
+    /* the document's material as the model would carry it (its image is not needed here) */
+    ossa_model_material as_model;
+    memset(&as_model, 0, sizeof as_model);
+    memcpy(as_model.base_color, material->base_color_factor, sizeof as_model.base_color);
+    for (int k = 0; k < 3; k++)
+        as_model.emissive[k] = material->emissive_factor[k] * material->emissive_strength;
+    as_model.unlit = material->unlit;
+    as_model.double_sided = material->double_sided;
+    as_model.alpha_mode = material->alpha_mode;
+    as_model.alpha_cutoff = material->alpha_cutoff;
+    const ossa_texture_ref *base = &material->base_color_texture,
+                           *glow = &material->emissive_texture;
+    ossa_texture_transform_matrix(base->index >= 0 ? &base->transform : NULL,
+                                  as_model.uv_transform);
+    ossa_texture_transform_matrix(glow->index >= 0 ? &glow->transform : NULL,
+                                  as_model.emissive_uv_transform);
+    gpu_material_set(&p->material, &as_model);
+    /* one set of texture coordinates: the base colour texture's, else the emissive one's */
+    *uv_set = base->index >= 0 ? base->texcoord : glow->index >= 0 ? glow->texcoord : 0;
+    if (glow->index >= 0 && glow->texcoord == *uv_set)
+        p->emissive_texture = gpu_mesh_texture(s->mesh, s->document, glow->index);
+    if (base->index >= 0) p->texture = gpu_mesh_texture(s->mesh, s->document, base->index);
 }
 
 static ossa_result upload_primitive(upload_state *s, const ossa_primitive *source,

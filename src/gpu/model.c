@@ -6,29 +6,40 @@
 #include "gpu_model.h"
 #include "mesh_texture.h"
 
-/* The palette section of a primitive: its skin's, or its node's world matrix when unskinned. */
-static uint32_t palette_section(ossa_gpu_model *gpu, const ossa_model_primitive *info) {
+/* The palette section of a primitive: its skin's, or its node's world matrices when unskinned
+ * (cpu: the section that places its CPU-skinned vertices, for instanced nodes). */
+static uint32_t palette_section(ossa_gpu_model *gpu, const ossa_model_primitive *info, int cpu) {
     for (uint32_t s = 0; s < gpu->palette_count; s++) {
         const gpu_palette_section *section = &gpu->palettes[s];
-        if (info->skin >= 0 ? section->skin == info->skin
-                            : section->skin < 0 && section->node == info->node)
+        if (info->skin >= 0
+                ? section->skin == info->skin
+                : section->skin < 0 && section->node == info->node && section->cpu == cpu)
             return s;
     }
     gpu_palette_section *section = &gpu->palettes[gpu->palette_count];
     section->skin = info->skin;
     section->node = info->node;
+    section->cpu = cpu;
     section->joint_count = info->skin >= 0 ? info->joint_count : 1;
+    if (info->skin < 0 && info->instance_count) {
+        uint32_t count = 0;
+        section->instances = ossa_model_node_instances(gpu->model, (uint32_t)info->node, &count);
+        section->joint_count = count;
+    }
     return gpu->palette_count++;
 }
 
-/* The weight section of a morphed primitive: its node's weights. */
-static uint32_t weight_section(ossa_gpu_model *gpu, const ossa_model_primitive *info) {
+/* The weight section of a morphed primitive: its node's weights, once per static instance. */
+static uint32_t weight_section(ossa_gpu_model *gpu, const ossa_model_primitive *info,
+                               uint32_t copies) {
     if (!info->target_count) return GPU_NO_SECTION;
     for (uint32_t s = 0; s < gpu->weight_count; s++)
         if (gpu->weights[s].source == info->weight_offset) return s;
     gpu_weight_section *section = &gpu->weights[gpu->weight_count];
     section->source = info->weight_offset;
-    section->count = info->target_count;
+    section->targets = info->target_count;
+    uint64_t count = (uint64_t)info->target_count * copies; /* past 32 bits: refused below */
+    section->count = count < UINT32_MAX ? (uint32_t)count : UINT32_MAX;
     return gpu->weight_count++;
 }
 
@@ -50,14 +61,18 @@ static int lay_out_sections(ossa_gpu_model *gpu) {
     return 1;
 }
 
-/* The texture of a material with an image, decoded once per material. */
-static GLuint material_texture(ossa_gpu_model *gpu, int32_t material) {
+/* The base colour (emissive 0) or emissive (1) texture of a material with an image, decoded once
+ * per material; the table keys are 2 * material + emissive. */
+static GLuint material_texture(ossa_gpu_model *gpu, int32_t material, int emissive) {
+    int32_t key = 2 * material + emissive;
     for (uint32_t t = 0; t < gpu->texture_count; t++)
-        if (gpu->texture_materials[t] == material) return gpu->textures[t];
+        if (gpu->texture_materials[t] == key) return gpu->textures[t];
     ossa_model_material info = ossa_model_material_info(gpu->model, material);
-    if (!info.image) return 0;
-    GLuint texture = gpu_texture_from_image(info.image, info.image_size);
-    gpu->texture_materials[gpu->texture_count] = material;
+    const uint8_t *image = emissive ? info.emissive_image : info.image;
+    if (!image) return 0;
+    GLuint texture =
+        gpu_texture_from_image(image, emissive ? info.emissive_image_size : info.image_size);
+    gpu->texture_materials[gpu->texture_count] = key;
     gpu->textures[gpu->texture_count++] = texture;
     return texture;
 }
@@ -75,10 +90,10 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         gpu->context = context;
         gpu->model = model;
         gpu->primitives = calloc((size_t)count + 1, sizeof *gpu->primitives);
-        gpu->palettes = calloc((size_t)count + 1, sizeof *gpu->palettes);
+        gpu->palettes = calloc(2 * (size_t)count + 1, sizeof *gpu->palettes);
         gpu->weights = calloc((size_t)count + 1, sizeof *gpu->weights);
-        gpu->textures = calloc((size_t)count + 1, sizeof *gpu->textures);
-        gpu->texture_materials = calloc((size_t)count + 1, sizeof *gpu->texture_materials);
+        gpu->textures = calloc(2 * (size_t)count + 1, sizeof *gpu->textures);
+        gpu->texture_materials = calloc(2 * (size_t)count + 1, sizeof *gpu->texture_materials);
     }
     if (!gpu || !gpu->primitives || !gpu->palettes || !gpu->weights || !gpu->textures ||
         !gpu->texture_materials) {
@@ -102,9 +117,13 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
             return result;
         }
         p->target_count = info->target_count;
-        p->palette_section = palette_section(gpu, info);
-        p->weight_section = weight_section(gpu, info);
-        p->gl.texture = material_texture(gpu, info->material);
+        p->copies = info->skin < 0 && info->instance_count ? info->instance_count : 1;
+        p->palette_section = palette_section(gpu, info, 0);
+        p->cpu_section =
+            info->skin < 0 && info->instance_count ? palette_section(gpu, info, 1) : GPU_NO_SECTION;
+        p->weight_section = weight_section(gpu, info, p->copies);
+        p->gl.texture = material_texture(gpu, info->material, 0);
+        p->gl.emissive_texture = material_texture(gpu, info->material, 1);
     }
     if (!lay_out_sections(gpu)) {
         ossa_gpu_model_destroy(gpu);

@@ -37,18 +37,23 @@ static ossa_gpu_skinning primitive_skinning(const ossa_gpu_model *gpu, const gpu
     ossa_gpu_skinning k = {0};
     k.path = desc->path;
     k.method = desc->method;
-    k.instance_count = drawn;
-    if (desc->vertices_skinned) { /* the placement joint; no skinning, no morphing */
+    /* a node's static instances are consecutive draw instances: character c, instance s is
+     * draw instance c * copies + s, with one joint each (see gpu_palette_section) */
+    k.instance_count = drawn * p->copies;
+    if (desc->vertices_skinned && p->cpu_section == GPU_NO_SECTION) {
+        /* the placement joint; no skinning, no morphing */
         k.palette_base = n * (gpu->joints_per_instance - 1) + first;
         k.joint_count = 1;
         k.unskinned = 1;
         k.skip_morph = 1;
         return k;
     }
-    const gpu_palette_section *palette = &gpu->palettes[p->palette_section];
+    uint32_t section = desc->vertices_skinned ? p->cpu_section : p->palette_section;
+    const gpu_palette_section *palette = &gpu->palettes[section];
     k.palette_base = n * palette->offset + first * palette->joint_count;
-    k.joint_count = palette->joint_count;
+    k.joint_count = palette->instances ? 1 : palette->joint_count;
     k.unskinned = palette->skin < 0;
+    k.skip_morph = desc->vertices_skinned;
     if (p->weight_section != GPU_NO_SECTION) {
         const gpu_weight_section *weights = &gpu->weights[p->weight_section];
         k.weights_base = n * weights->offset + first * weights->count;
@@ -64,11 +69,14 @@ ossa_result ossa_gpu_renderer_draw_model(ossa_gpu_renderer *renderer, const ossa
     uint32_t drawn = 0;
     ossa_result result = check_draw(gpu, instances, desc, &drawn, error);
     if (result != OSSA_OK || !drawn) return result;
-    for (uint32_t i = 0; i < gpu->primitive_count; i++) {
-        const gpu_model_primitive *p = &gpu->primitives[i];
-        ossa_gpu_skinning k = primitive_skinning(gpu, p, instances, desc, drawn);
-        gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame, &k);
-    }
+    /* opaque and masked primitives first, then the blended ones over them */
+    for (int blended = 0; blended < 2; blended++)
+        for (uint32_t i = 0; i < gpu->primitive_count; i++) {
+            const gpu_model_primitive *p = &gpu->primitives[i];
+            if ((p->gl.material.alpha_mode == OSSA_ALPHA_BLEND) != blended) continue;
+            ossa_gpu_skinning k = primitive_skinning(gpu, p, instances, desc, drawn);
+            gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame, &k);
+        }
     return OSSA_OK;
 }
 
@@ -86,11 +94,13 @@ ossa_result ossa_gpu_model_skin_feedback(ossa_gpu_context *context, const ossa_g
         return gpu_fail(error, OSSA_ERROR_ARGUMENT, "no primitive %u (the model has %u)", primitive,
                         gpu->primitive_count);
     const gpu_model_primitive *p = &gpu->primitives[primitive];
-    uint64_t needed = (uint64_t)drawn * p->gl.vertex_count;
+    uint64_t needed = (uint64_t)drawn * p->copies * p->gl.vertex_count;
     if (needed > vertex_capacity)
         return gpu_fail(error, OSSA_ERROR_ARGUMENT,
-                        "%u instances of %u vertices need %llu, the outputs hold %zu", drawn,
-                        p->gl.vertex_count, (unsigned long long)needed, vertex_capacity);
+                        "%u instances (%u copies each) of %u vertices need %llu, the outputs hold "
+                        "%zu",
+                        drawn, p->copies, p->gl.vertex_count, (unsigned long long)needed,
+                        vertex_capacity);
     if (!drawn) return OSSA_OK;
     ossa_gpu_skinning k = primitive_skinning(gpu, p, instances, desc, drawn);
     return gpu_feedback_primitive(context, &p->gl, p->target_count, &instances->frame, &k,

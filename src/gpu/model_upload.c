@@ -96,8 +96,8 @@ static ossa_result upload_vertices(gpu_primitive *p, const ossa_model_primitive 
     p->buffers[BUF_NORMAL] =
         gpu_make_buffer(GL_ARRAY_BUFFER, computed ? computed : s->normals, bytes3, usage);
     float_attribute(GPU_ATTR_NORMAL, 3);
-    if (s->texcoords) {
-        p->buffers[BUF_UV] = gpu_make_buffer(GL_ARRAY_BUFFER, s->texcoords,
+    if (s->material_texcoords) { /* the set the base colour texture reads */
+        p->buffers[BUF_UV] = gpu_make_buffer(GL_ARRAY_BUFFER, s->material_texcoords,
                                              sizeof(float) * 2 * p->vertex_count, GL_STATIC_DRAW);
         float_attribute(GPU_ATTR_UV, 2);
     }
@@ -122,9 +122,7 @@ ossa_result gpu_model_upload_primitive(const ossa_model *model, uint32_t index,
     p->vertex_count = info->vertex_count;
     p->influence_sets = info->skin >= 0 && s.joints && s.weights ? info->set_count : 0;
     ossa_model_material material = ossa_model_material_info(model, info->material);
-    memcpy(p->base_color, material.base_color, sizeof p->base_color);
-    /* ossa_model_material does not say whether the material is double-sided: the caller does */
-    p->double_sided = desc->double_sided;
+    gpu_material_set(&p->material, &material);
 
     glGenVertexArrays(1, &p->vao);
     glBindVertexArray(p->vao);

@@ -74,11 +74,21 @@ static void find_uniforms(gpu_program *p) {
     p->base_color = glGetUniformLocation(id, "u_base_color");
     p->has_texture = glGetUniformLocation(id, "u_has_texture");
     p->light_dir = glGetUniformLocation(id, "u_light_dir");
+    p->uv_row0 = glGetUniformLocation(id, "u_uv_row0");
+    p->uv_row1 = glGetUniformLocation(id, "u_uv_row1");
+    p->emissive = glGetUniformLocation(id, "u_emissive");
+    p->unlit = glGetUniformLocation(id, "u_unlit");
+    p->alpha_mode = glGetUniformLocation(id, "u_alpha_mode");
+    p->alpha_cutoff = glGetUniformLocation(id, "u_alpha_cutoff");
+    p->has_emissive_texture = glGetUniformLocation(id, "u_has_emissive_texture");
+    p->emissive_row0 = glGetUniformLocation(id, "u_emissive_row0");
+    p->emissive_row1 = glGetUniformLocation(id, "u_emissive_row1");
     glUseProgram(id);
     glUniform1i(glGetUniformLocation(id, "u_palette"), GPU_UNIT_PALETTE);
     glUniform1i(glGetUniformLocation(id, "u_targets"), GPU_UNIT_TARGETS);
     glUniform1i(glGetUniformLocation(id, "u_weights"), GPU_UNIT_WEIGHTS);
     glUniform1i(glGetUniformLocation(id, "u_base_color_texture"), GPU_UNIT_BASE_COLOR);
+    glUniform1i(glGetUniformLocation(id, "u_emissive_texture"), GPU_UNIT_EMISSIVE);
 }
 
 const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key key,

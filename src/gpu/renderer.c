@@ -142,21 +142,57 @@ void gpu_renderer_draw_primitive(ossa_gpu_renderer *r, const gpu_primitive *p,
     GLsizei instances = (GLsizei)(skinning->instance_count ? skinning->instance_count : 1);
     gpu_bind_skinning(r->context, program, p, frame, skinning, target_count);
     glUniformMatrix4fv(program->view_proj, 1, GL_FALSE, r->view_proj);
-    glUniform4fv(program->base_color, 1, p->base_color);
+    const gpu_material *m = &p->material;
+    glUniform4fv(program->base_color, 1, m->base_color);
     glUniform3fv(program->light_dir, 1, r->light_dir);
     glUniform1i(program->has_texture, p->texture != 0);
+    glUniform3fv(program->uv_row0, 1, m->uv_transform);
+    glUniform3fv(program->uv_row1, 1, m->uv_transform + 3);
+    glUniform3fv(program->emissive, 1, m->emissive);
+    glUniform1i(program->unlit, m->unlit);
+    glUniform1i(program->alpha_mode, m->alpha_mode);
+    glUniform1f(program->alpha_cutoff, m->alpha_cutoff);
+    glUniform1i(program->has_emissive_texture, p->emissive_texture != 0);
+    glUniform3fv(program->emissive_row0, 1, m->emissive_uv_transform);
+    glUniform3fv(program->emissive_row1, 1, m->emissive_uv_transform + 3);
+    glActiveTexture(GL_TEXTURE0 + GPU_UNIT_EMISSIVE);
+    glBindTexture(GL_TEXTURE_2D, p->emissive_texture);
     glActiveTexture(GL_TEXTURE0 + GPU_UNIT_BASE_COLOR);
     glBindTexture(GL_TEXTURE_2D, p->texture);
     /* glTF: single-sided materials cull back faces (counter-clockwise is front) */
-    if (p->double_sided)
+    if (m->double_sided)
         glDisable(GL_CULL_FACE);
     else
         glEnable(GL_CULL_FACE);
+    /* BLEND: over what is behind, without hiding what is drawn later behind it */
+    if (m->alpha_mode == OSSA_ALPHA_BLEND) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glDepthMask(GL_FALSE);
+    }
     glBindVertexArray(p->vao);
     glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)p->index_count, GL_UNSIGNED_INT, NULL,
                             instances);
     glBindVertexArray(0);
     glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+}
+
+void gpu_material_set(gpu_material *out, const ossa_model_material *material) {
+    static const float identity[6] = {1, 0, 0, 0, 1, 0};
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < 4; k++)
+        out->base_color[k] = material ? material->base_color[k] : 1.0f;
+    memcpy(out->uv_transform, material ? material->uv_transform : identity, sizeof identity);
+    memcpy(out->emissive_uv_transform, material ? material->emissive_uv_transform : identity,
+           sizeof identity);
+    out->alpha_cutoff = material ? material->alpha_cutoff : 0.5f;
+    if (!material) return;
+    memcpy(out->emissive, material->emissive, sizeof out->emissive);
+    out->alpha_mode = (int)material->alpha_mode;
+    out->unlit = material->unlit;
+    out->double_sided = material->double_sided;
 }
 
 void ossa_gpu_renderer_draw(ossa_gpu_renderer *r, const ossa_gpu_mesh *mesh,

@@ -164,24 +164,49 @@ const char gpu_skin_vertex_main[] =
     "}\n"
     "#endif\n";
 
-/* Two-sided Lambert with an ambient term, base colour factor times texture. */
+/* The material (ossa_model_material): base colour factor times the texture read at the
+ * KHR_texture_transform of the coordinates (affine, so transforming per fragment equals
+ * transforming per vertex), alpha MASK / BLEND, then two-sided Lambert with an ambient term plus
+ * the emissive colour (times its texture), or the base colour alone for unlit
+ * (KHR_materials_unlit) materials. */
 const char gpu_shade_fragment_source[] =
     "in vec3 v_normal;\n"
     "in vec2 v_uv;\n"
     "uniform vec4 u_base_color;\n"
     "uniform int u_has_texture;\n"
     "uniform sampler2D u_base_color_texture;\n"
+    "uniform vec3 u_uv_row0, u_uv_row1;\n"
+    "uniform vec3 u_emissive;\n"
+    "uniform int u_has_emissive_texture;\n"
+    "uniform sampler2D u_emissive_texture;\n"
+    "uniform vec3 u_emissive_row0, u_emissive_row1;\n"
+    "uniform int u_unlit;\n"
+    "uniform int u_alpha_mode; /* 0 opaque, 1 mask, 2 blend */\n"
+    "uniform float u_alpha_cutoff;\n"
     "uniform vec3 u_light_dir;\n"
     "out vec4 o_color;\n"
     "void main() {\n"
     "    vec4 color = u_base_color;\n"
-    "    if (u_has_texture != 0) color *= texture(u_base_color_texture, v_uv);\n"
+    "    vec3 uv = vec3(v_uv, 1.0);\n"
+    "    if (u_has_texture != 0)\n"
+    "        color *= texture(u_base_color_texture, vec2(dot(u_uv_row0, uv), dot(u_uv_row1, "
+    "uv)));\n"
+    "    if (u_alpha_mode == 1 && color.a < u_alpha_cutoff) discard;\n"
+    "    float alpha = u_alpha_mode == 2 ? color.a : 1.0;\n"
+    "    if (u_unlit != 0) {\n"
+    "        o_color = vec4(color.rgb, alpha);\n"
+    "        return;\n"
+    "    }\n"
     "    float len = length(v_normal);\n"
     "    vec3 n = len > 0.0 ? v_normal / len : vec3(0.0, 1.0, 0.0);\n"
     "    if (!gl_FrontFacing) n = -n;\n"
     "    float key = max(dot(n, u_light_dir), 0.0);\n"
     "    float fill = max(dot(n, normalize(vec3(-0.4, 0.2, -0.6))), 0.0);\n"
-    "    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill), 1.0);\n"
+    "    vec3 emissive = u_emissive;\n"
+    "    if (u_has_emissive_texture != 0)\n"
+    "        emissive *= texture(u_emissive_texture,\n"
+    "                            vec2(dot(u_emissive_row0, uv), dot(u_emissive_row1, uv))).rgb;\n"
+    "    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + emissive, alpha);\n"
     "}\n";
 
 const char gpu_grid_vertex_source[] = "layout(location = 0) in vec3 a_position;\n"

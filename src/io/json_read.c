@@ -280,6 +280,18 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
     return 1;
 }
 
+int ossa_io_extension_used(const ossa_io_loader *L, const char *name) {
+    for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
+        if (!strcmp(L->doc->extensions_used[i], name)) return 1;
+    return 0;
+}
+
+const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const char *name) {
+    const cJSON *extensions = ossa_io_member(object, "extensions");
+    const cJSON *ext = cJSON_IsObject(extensions) ? ossa_io_member(extensions, name) : NULL;
+    return cJSON_IsObject(ext) && ossa_io_extension_used(L, name) ? ext : NULL;
+}
+
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known) {
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {

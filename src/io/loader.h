@@ -132,6 +132,11 @@ int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count
 /* Warns about members outside `known` (NULL-terminated) and checks extensions/extras; an
  * extension named in `known` is one the caller reads (no "has no effect" warning). */
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known);
+/* Whether extensionsUsed lists the extension. */
+int ossa_io_extension_used(const ossa_io_loader *L, const char *name);
+/* The object of extension `name` in object.extensions, NULL when absent or not listed in
+ * extensionsUsed (check_members warns about that). */
+const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const char *name);
 /* Calls fn for every element of array (may be NULL), with the path key[i] pushed; every element
  * must be an object. */
 typedef void (*ossa_io_item_fn)(ossa_io_loader *L, const cJSON *item, uint32_t index);

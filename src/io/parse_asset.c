@@ -3,29 +3,24 @@
 
 #include "io/loader.h"
 
-/* Extensions ossa implements: a file requiring any other one is refused, except those below. */
-static const char *const implemented[] = {"KHR_mesh_quantization", "EXT_meshopt_compression", NULL};
+/* Extensions ossa implements (the renderer draws the material, texture and instancing ones): a
+ * file requiring any other one is refused, except those below. */
+static const char *const implemented[] = {"KHR_mesh_quantization",
+                                          "EXT_meshopt_compression",
+                                          "KHR_materials_unlit",
+                                          "KHR_materials_emissive_strength",
+                                          "KHR_texture_transform",
+                                          "EXT_mesh_gpu_instancing",
+                                          NULL};
 
-/* Extensions that only change how a model looks (materials, texture coordinates and image
- * formats): a file requiring one still loads and animates; the renderer draws it without them. */
-static const char *const appearance_only[] = {"KHR_materials_unlit",
-                                              "KHR_materials_emissive_strength",
-                                              "KHR_texture_transform",
-                                              "KHR_materials_anisotropy",
-                                              "KHR_materials_clearcoat",
-                                              "KHR_materials_dispersion",
-                                              "KHR_materials_ior",
-                                              "KHR_materials_iridescence",
-                                              "KHR_materials_pbrSpecularGlossiness",
-                                              "KHR_materials_sheen",
-                                              "KHR_materials_specular",
-                                              "KHR_materials_transmission",
-                                              "KHR_materials_variants",
-                                              "KHR_materials_volume",
-                                              "KHR_texture_basisu",
-                                              "EXT_texture_avif",
-                                              "EXT_texture_webp",
-                                              NULL};
+/* Extensions that only change how a model looks (materials and image formats): a file requiring
+ * one still loads and animates; the renderer draws it without them. */
+static const char *const appearance_only[] = {
+    "KHR_materials_anisotropy", "KHR_materials_clearcoat",   "KHR_materials_dispersion",
+    "KHR_materials_ior",        "KHR_materials_iridescence", "KHR_materials_pbrSpecularGlossiness",
+    "KHR_materials_sheen",      "KHR_materials_specular",    "KHR_materials_transmission",
+    "KHR_materials_variants",   "KHR_materials_volume",      "KHR_texture_basisu",
+    "EXT_texture_avif",         "EXT_texture_webp",          NULL};
 
 static int listed(const char *const *list, const char *name) {
     for (const char *const *k = list; *k; k++)

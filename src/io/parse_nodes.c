@@ -52,12 +52,124 @@ static void parse_transform(ossa_io_loader *L, const cJSON *item, ossa_node *n) 
     }
 }
 
+/* The accessor of one EXT_mesh_gpu_instancing attribute, of the types the extension allows. */
+static int32_t instance_accessor(ossa_io_loader *L, const cJSON *attributes, const char *name,
+                                 uint32_t components, int rotation) {
+    int32_t index = ossa_io_get_accessor(L, attributes, name, 1);
+    const ossa_accessor *a = &L->doc->accessors[index];
+    int component_ok = a->component_type == OSSA_COMPONENT_FLOAT;
+    if (rotation)
+        component_ok |= a->normalized && (a->component_type == OSSA_COMPONENT_BYTE ||
+                                          a->component_type == OSSA_COMPONENT_SHORT);
+    if ((uint32_t)a->type != components || !component_ok)
+        ossa_io_fail_key(L, name, OSSA_ERROR_INVALID,
+                         "accessor %d is %s %s%s; %s must be VEC%u FLOAT%s", index,
+                         ossa_io_type_name(a->type), a->normalized ? "normalized " : "",
+                         ossa_io_component_name(a->component_type), name, components,
+                         rotation ? " or normalized BYTE or SHORT" : "");
+    return index;
+}
+
+/* Finite values, and rotations that are not zero quaternions (path at the attribute). */
+static void check_instance_values(ossa_io_loader *L, int32_t accessor, uint32_t components,
+                                  int rotation) {
+    if (accessor < 0 || !ossa_io_accessor_has_data(L, accessor)) return;
+    const ossa_accessor *a = &L->doc->accessors[accessor];
+    float *values = ossa_io_alloc_array(L, a->count * components, sizeof *values);
+    ossa_accessor_read_float(L->doc, accessor, 0, a->count, values);
+    for (uint64_t i = 0; i < a->count; i++) {
+        const float *v = values + i * components;
+        double length = 0;
+        for (uint32_t k = 0; k < components; k++) {
+            if (!isfinite(v[k]))
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "instance %llu is not finite",
+                             (unsigned long long)i);
+            length += (double)v[k] * v[k];
+        }
+        if (rotation && length < 1e-12)
+            ossa_io_fail(L, OSSA_ERROR_INVALID, "instance %llu is a zero quaternion",
+                         (unsigned long long)i);
+    }
+    ossa_io_release(L->storage, values);
+}
+
+/* EXT_mesh_gpu_instancing: per-instance TRANSLATION, ROTATION, SCALE accessors of equal count;
+ * "_NAME" attributes belong to applications (checked as accessor indices only). */
+static void parse_instancing(ossa_io_loader *L, const cJSON *item, ossa_node *n) {
+    n->instance_translation = n->instance_rotation = n->instance_scale = -1;
+    const cJSON *ext = ossa_io_get_extension(L, item, "EXT_mesh_gpu_instancing");
+    if (!ext) return;
+    size_t mark = ossa_io_path_key(L, "extensions");
+    ossa_io_path_key(L, "EXT_mesh_gpu_instancing");
+    static const char *const known[] = {"attributes", NULL};
+    ossa_io_check_members(L, ext, known);
+    const cJSON *attributes = ossa_io_get_object(L, ext, "attributes", 1);
+    ossa_io_path_key(L, "attributes");
+    uint64_t count = 0;
+    const char *first = NULL;
+    const cJSON *attribute;
+    cJSON_ArrayForEach(attribute, attributes) {
+        const char *name = attribute->string;
+        int32_t index;
+        if (!strcmp(name, "TRANSLATION"))
+            index = n->instance_translation = instance_accessor(L, attributes, name, 3, 0);
+        else if (!strcmp(name, "ROTATION"))
+            index = n->instance_rotation = instance_accessor(L, attributes, name, 4, 1);
+        else if (!strcmp(name, "SCALE"))
+            index = n->instance_scale = instance_accessor(L, attributes, name, 3, 0);
+        else if (name[0] == '_')
+            index = ossa_io_get_accessor(L, attributes, name, 1);
+        else {
+            ossa_io_warn_key(L, name,
+                             "'%s' is not an instance attribute (TRANSLATION, ROTATION, "
+                             "SCALE or _NAME); ignored",
+                             name);
+            continue;
+        }
+        uint64_t n_items = L->doc->accessors[index].count;
+        if (first && n_items != count)
+            ossa_io_fail_key(L, name, OSSA_ERROR_INVALID,
+                             "accessor %d has %llu elements, but %s has %llu; every attribute "
+                             "must have the same count",
+                             index, (unsigned long long)n_items, first, (unsigned long long)count);
+        if (!first) first = name, count = n_items;
+    }
+    if (!first) ossa_io_fail(L, OSSA_ERROR_INVALID, "needs at least one attribute");
+    int32_t accessors[3] = {n->instance_translation, n->instance_rotation, n->instance_scale};
+    static const char *const names[3] = {"TRANSLATION", "ROTATION", "SCALE"};
+    for (int k = 0; k < 3; k++) {
+        size_t inner = ossa_io_path_key(L, names[k]);
+        check_instance_values(L, accessors[k], k == 1 ? 4 : 3, k == 1);
+        ossa_io_path_restore(L, inner);
+    }
+    ossa_io_path_restore(L, mark);
+    if (n->mesh < 0) {
+        ossa_io_warn_key(L, "extensions",
+                         "EXT_mesh_gpu_instancing on a node without a mesh has no effect");
+        return;
+    }
+    if (n->skin >= 0)
+        ossa_io_warn_key(L, "extensions",
+                         "EXT_mesh_gpu_instancing on a skinned node: its mesh is drawn once, "
+                         "without the instances");
+    n->instance_count = (uint32_t)count;
+}
+
 static void parse_node(ossa_io_loader *L, const cJSON *item, uint32_t index) {
     ossa_document *doc = L->doc;
     ossa_node *n = &doc->nodes[index];
-    static const char *const known[] = {"camera",  "children", "skin",  "matrix",
-                                        "mesh",    "rotation", "scale", "translation",
-                                        "weights", "name",     NULL};
+    static const char *const known[] = {"camera",
+                                        "children",
+                                        "skin",
+                                        "matrix",
+                                        "mesh",
+                                        "rotation",
+                                        "scale",
+                                        "translation",
+                                        "weights",
+                                        "name",
+                                        "EXT_mesh_gpu_instancing",
+                                        NULL};
     ossa_io_check_members(L, item, known);
     n->name = ossa_io_dup_string(L, item, "name");
     n->camera = ossa_io_get_index(L, item, "camera", L->camera_count, "camera", 0);
@@ -66,6 +178,7 @@ static void parse_node(ossa_io_loader *L, const cJSON *item, uint32_t index) {
     if (n->skin >= 0 && n->mesh < 0)
         ossa_io_fail_key(L, "skin", OSSA_ERROR_INVALID, "a node with a skin needs a mesh");
     parse_transform(L, item, n);
+    parse_instancing(L, item, n);
     const cJSON *weights;
     n->weight_count = ossa_io_get_array(L, item, "weights", &weights, 0);
     if (weights) {

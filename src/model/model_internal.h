@@ -33,7 +33,9 @@ struct ossa_model {
     uint32_t max_vertex_count;
     ossa_model_material *materials; /* indexed by glTF material */
     uint32_t material_count;
-    uint32_t *palette_offset; /* first joint of each skin in the character's palettes */
+    float **node_instances;        /* per rig node: 12 floats per static instance, or NULL */
+    uint32_t *node_instance_count; /* per rig node: EXT_mesh_gpu_instancing copies, 0: none */
+    uint32_t *palette_offset;      /* first joint of each skin in the character's palettes */
     int dual_quaternions;
     float size; /* rest-pose bounding box diagonal of nodes and vertices (set with compact clips) */
     character_layout layout;

@@ -34,9 +34,6 @@ static int load_model(render_scene *s, const render_scene_desc *d) {
     ossa_model_desc desc = {0};
     desc.dual_quaternions = d->cpu_skinning && d->method == OSSA_GPU_DUAL_QUATERNION;
     r = ossa_model_create(document, &desc, &s->model, &error);
-    /* the model's materials do not say which are double-sided: draw both faces if any is */
-    for (uint32_t m = 0; m < document->material_count; m++)
-        s->double_sided |= document->materials[m].double_sided;
     ossa_document_free(document);
     return r == OSSA_OK || fail_load(d->model, &error);
 }
@@ -50,7 +47,6 @@ int render_scene_open(render_scene *s, ossa_gpu_context *context, const render_s
     ossa_error error;
     ossa_gpu_model_desc desc = {0};
     desc.dynamic_vertices = cpu_skinning;
-    desc.double_sided = s->double_sided;
     if (ossa_gpu_model_create(context, s->model, &desc, &s->gpu, &error) != OSSA_OK)
         return fail("uploading the model", &error);
     if (ossa_gpu_instances_create(s->gpu, &s->gpu_instances, &error) != OSSA_OK)
@@ -235,21 +231,24 @@ int render_scene_draw(render_scene *s, ossa_gpu_renderer *renderer, ossa_gpu_pal
            fail("drawing", &error);
 }
 
-/* Grows lo/hi by the GPU-skinned vertices of instance 0 as uploaded. */
+/* Grows lo/hi by the GPU-skinned vertices of instance 0 as uploaded (every static copy of an
+ * instanced node's primitives). */
 static void grow_bounds(render_scene *s, float lo[3], float hi[3]) {
     ossa_gpu_draw_desc desc = {0};
     desc.instance_count = 1;
     for (uint32_t p = 0; p < ossa_model_primitive_count(s->model); p++) {
-        uint32_t n = ossa_model_primitive_info(s->model, p)->vertex_count;
-        if (ossa_gpu_model_skin_feedback(s->context, s->gpu, p, s->gpu_instances, &desc,
-                                         s->cpu_positions, NULL, s->cpu_capacity, NULL) != OSSA_OK)
-            continue;
-        for (uint32_t v = 0; v < n; v++)
-            for (int c = 0; c < 3; c++) {
-                float x = s->cpu_positions[3 * v + c];
-                if (x < lo[c]) lo[c] = x;
-                if (x > hi[c]) hi[c] = x;
-            }
+        const ossa_model_primitive *info = ossa_model_primitive_info(s->model, p);
+        size_t n = (size_t)info->vertex_count * (info->instance_count ? info->instance_count : 1);
+        float *positions = n > s->cpu_capacity ? malloc(sizeof(float) * 3 * n) : s->cpu_positions;
+        if (positions && ossa_gpu_model_skin_feedback(s->context, s->gpu, p, s->gpu_instances,
+                                                      &desc, positions, NULL, n, NULL) == OSSA_OK)
+            for (size_t v = 0; v < n; v++)
+                for (int c = 0; c < 3; c++) {
+                    float x = positions[3 * v + c];
+                    if (x < lo[c]) lo[c] = x;
+                    if (x > hi[c]) hi[c] = x;
+                }
+        if (positions != s->cpu_positions) free(positions);
     }
 }
 

@@ -21,7 +21,6 @@ typedef struct render_scene {
     double *clocks;              /* instances */
     float *placements;           /* 12 floats per instance: a translation on the ground grid */
     float spacing;               /* distance between instances on the ground grid */
-    int double_sided;            /* a material of the model is double-sided */
     float *cpu_positions, *cpu_normals; /* CPU skinning output (largest primitive) */
     uint32_t cpu_capacity;
     uint32_t selection_count;    /* clips played together as RENDER_SCENE_SELECTION */
