@@ -247,7 +247,7 @@ static ossa_result copy_plain_part(const ossa_clip *plain, ossa_owned *owned, os
 
 /* What a new group costs beyond its keys, in uint16: a timeline description and a key search
  * per frame. */
-#define GROUP_COST 24u
+#define GROUP_COST 96u
 
 /* Reduces each track alone, then adds it to the group where that costs the fewest bytes (the
  * group's other tracks get the keys it needs, it gets theirs), or starts a new group when that

@@ -91,14 +91,25 @@ static inline void ossa_compact_decode(const ossa_compact_track *track, const ui
             out[c] *= s;
         return;
     }
-    float sum = 0.0f;
-    for (int c = 0, i = 0; c < 4; c++) {
-        if (c == track->dropped) continue;
-        out[c] = track->offset[i] + (float)q[i] * track->step[i];
-        sum += out[c] * out[c];
-        i++;
+    float x = track->offset[0] + (float)q[0] * track->step[0];
+    float y = track->offset[1] + (float)q[1] * track->step[1];
+    float z = track->offset[2] + (float)q[2] * track->step[2];
+    float sum = x * x + y * y + z * z;
+    float w = sum < 1.0f ? sqrtf(1.0f - sum) : 0.0f;
+    switch (track->dropped) { /* the stored three keep their order around the rebuilt one */
+    case 0:
+        out[0] = w, out[1] = x, out[2] = y, out[3] = z;
+        break;
+    case 1:
+        out[0] = x, out[1] = w, out[2] = y, out[3] = z;
+        break;
+    case 2:
+        out[0] = x, out[1] = y, out[2] = w, out[3] = z;
+        break;
+    default:
+        out[0] = x, out[1] = y, out[2] = z, out[3] = w;
+        break;
     }
-    out[track->dropped] = sum < 1.0f ? sqrtf(1.0f - sum) : 0.0f;
 }
 
 #endif
