@@ -45,6 +45,7 @@
 
 #include "clip.h"
 #include "document.h"
+#include "ik.h"
 #include "model.h"
 #include "result.h"
 #include "rig.h"
@@ -251,7 +252,8 @@ void ossa_mix_player_advance(ossa_mix_player *player, double dt);
 
 /**
  * Writes the player's mixed pose into a character of its model and runs the character's
- * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose.
+ * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose. With
+ * root motion on (::ossa_mix_player_set_root_motion in motion.h) the root keeps its in-place part.
  * @return OSSA_ERROR_ARGUMENT when the character is of another model.
  */
 ossa_result ossa_mix_player_apply(ossa_mix_player *player, ossa_character *character,
@@ -281,7 +283,12 @@ typedef struct ossa_mix_file ossa_mix_file;
  * Reads a mix file (JSON) for a model, as strictly as glTF: unknown keys and ignored values
  * are warnings, bad values are refused with their JSON path (e.g. `layers[2].mask.nodes.Spine`).
  * Animations are named by glTF index or name, mask nodes by name (`"nodes"`; a name shared by
- * several nodes is refused) or glTF index (`"indices"`).
+ * several nodes is refused) or glTF index (`"indices"`). Optional `"root_motion"`
+ * (`{"node": name or glTF index, "mode": "ground" | "full", "up": [x, y, z]}`, see motion.h and
+ * ::ossa_mix_file_root_motion) and `"ik"` (an array of entries, see ::ossa_mix_ik:
+ * `{"type": "two_bone", "start", "middle", "end": nodes, "target" or "ground", "pole",
+ * "weight", "soften", "twist"}` and `{"type": "aim", "node", "forward", "up", "target", "pole",
+ * "offset", "weight"}`; weight defaults to 1, offset, soften and twist to 0).
  * @param json the text, `size` bytes (no terminator needed).
  * @param file_name the name errors carry (may be NULL).
  * @param allocator NULL for malloc/free; it must outlive the file.
@@ -300,6 +307,36 @@ uint32_t ossa_mix_file_warning_count(const ossa_mix_file *file);
 
 /** Warning `index` (JSON path and message), NULL when out of range. */
 const ossa_warning *ossa_mix_file_warning(const ossa_mix_file *file, uint32_t index);
+
+/** The kind of an IK entry of a mix file. */
+typedef enum ossa_mix_ik_type {
+    OSSA_MIX_IK_TWO_BONE = 0, /**< `"type": "two_bone"`: ::ossa_mix_ik::two_bone */
+    OSSA_MIX_IK_AIM,          /**< `"type": "aim"`: ::ossa_mix_ik::aim */
+} ossa_mix_ik_type;
+
+/**
+ * An entry of a mix file's `"ik"` array: a job to run on the mixed pose, in file order, after
+ * mixing and before the final forward kinematics (with ::ossa_character_finish between jobs, as
+ * ik.h says). Nodes are rig nodes (named in the file by name or glTF index).
+ *
+ * A two-bone entry may give `"ground": {"point": [x, y, z], "normal": [x, y, z]}` instead of a
+ * target: the caller then aims the end joint at its own current world position raised along +Y
+ * by the height of that plane above `point` there (feet following a slope; has_ground is 1).
+ */
+typedef struct ossa_mix_ik {
+    ossa_mix_ik_type type;
+    ossa_ik_two_bone_job two_bone; /**< two-bone entries */
+    ossa_ik_aim_job aim;           /**< aim entries */
+    int has_ground;                /**< two-bone entries with a ground plane instead of a target */
+    float ground_point[3];         /**< a point of the ground plane, world space */
+    float ground_normal[3];        /**< its normal, world space, with a non-zero y */
+} ossa_mix_ik;
+
+/** Number of IK entries of a mix file. */
+uint32_t ossa_mix_file_ik_count(const ossa_mix_file *file);
+
+/** IK entry `index`, NULL when out of range. */
+const ossa_mix_ik *ossa_mix_file_ik(const ossa_mix_file *file, uint32_t index);
 
 /** Frees a mix file. NULL is allowed. */
 void ossa_mix_file_free(ossa_mix_file *file);

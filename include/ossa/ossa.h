@@ -17,6 +17,7 @@
 #include "palette.h"
 #include "model.h"
 #include "mix.h"
+#include "motion.h"
 #include "ik.h"
 #include "skin.h"
 #include "thread_pool.h"

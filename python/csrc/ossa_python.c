@@ -11,8 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ossa/demo.h"
 #include "ossa/mix.h"
 #include "ossa/model.h"
+
+/* The sizes of the C structs _lib.py mirrors, in its order, so that a field added in C without
+ * its mirror is an ImportError instead of misread memory. */
+size_t ossapy_struct_size(uint32_t which) {
+    static const size_t sizes[] = {sizeof(ossa_error),           sizeof(ossa_warning),
+                                   sizeof(ossa_allocator),       sizeof(ossa_model_desc),
+                                   sizeof(ossa_demo_desc),       sizeof(ossa_trs),
+                                   sizeof(ossa_rig_skin),        sizeof(ossa_rig),
+                                   sizeof(ossa_model_primitive), sizeof(ossa_model_streams)};
+    return which < sizeof sizes / sizeof sizes[0] ? sizes[which] : 0;
+}
 
 /* Warnings and names that live in the document only: Python reads them before freeing it. */
 uint32_t ossapy_warning_count(const ossa_document *document) {

@@ -38,7 +38,8 @@ class Allocator(Structure):
 
 class ModelDesc(Structure):
     _fields_ = [("allocator", Allocator), ("dual_quaternions", c_int),
-                ("skip_cpu_skinning", c_int)]
+                ("skip_cpu_skinning", c_int), ("compact_clips", c_int),
+                ("compact_error", c_float)]
 
 
 class DemoDesc(Structure):
@@ -74,13 +75,14 @@ class ModelPrimitive(Structure):
                 ("skin", c_int32), ("joint_count", c_uint32), ("vertex_count", c_uint32),
                 ("index_count", c_uint32), ("mode", c_uint32), ("target_count", c_uint32),
                 ("weight_offset", c_uint32), ("set_count", c_uint32), ("has_normals", c_int),
-                ("has_tangents", c_int), ("has_texcoords", c_int), ("material", c_int32)]
+                ("has_tangents", c_int), ("has_texcoords", c_int), ("material", c_int32),
+                ("instance_count", c_uint32)]
 
 
 class ModelStreams(Structure):
     _fields_ = [("positions", POINTER(c_float)), ("normals", POINTER(c_float)),
                 ("tangents", POINTER(c_float)), ("texcoords", POINTER(c_float)),
-                ("joints", c_void_p), ("weights", POINTER(c_float)),
+                ("material_texcoords", POINTER(c_float)), ("joints", c_void_p), ("weights", POINTER(c_float)),
                 ("target_positions", POINTER(c_float)), ("target_normals", POINTER(c_float)),
                 ("target_tangents", POINTER(c_float)), ("indices", POINTER(c_uint32))]
 
@@ -98,6 +100,15 @@ def _library_path():
 
 
 lib = ctypes.CDLL(_library_path())
+
+# Every mirrored struct has the size the C library was built with (ossapy_struct_size's order).
+lib.ossapy_struct_size.restype = ctypes.c_size_t
+lib.ossapy_struct_size.argtypes = [c_uint32]
+for _index, _mirror in enumerate((ErrorStruct, WarningStruct, Allocator, ModelDesc, DemoDesc, Trs,
+                                  RigSkin, Rig, ModelPrimitive, ModelStreams)):
+    if ctypes.sizeof(_mirror) != lib.ossapy_struct_size(_index):
+        raise ImportError(f"ossa: {_mirror.__name__} has {ctypes.sizeof(_mirror)} bytes in Python "
+                          f"and {lib.ossapy_struct_size(_index)} in C: update python/ossa/_lib.py")
 
 _PROTOTYPES = {
     # result.h, document.h

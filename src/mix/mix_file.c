@@ -9,11 +9,16 @@
 #include <string.h>
 
 #include "ossa/mix.h"
+#include "ossa/motion.h"
 #include "rig/owned.h"
 
 struct ossa_mix_file {
     ossa_owned owned;
     ossa_mix_desc desc;
+    int has_root_motion;
+    ossa_root_motion_desc root_motion;
+    uint32_t ik_count;
+    ossa_mix_ik *ik;
     ossa_warning *warnings;
     uint32_t warning_count, warning_capacity;
 };
@@ -329,9 +334,181 @@ static void layer(reader *R, const cJSON *item, ossa_mix_layer *layers, uint32_t
     }
 }
 
+/* ---- root motion and IK ---- */
+
+/* A node by name or glTF index, as a rig node. */
+static int32_t node_ref(reader *R, const cJSON *item) {
+    if (cJSON_IsString(item)) {
+        uint32_t gltf = node_by_name(R, item->valuestring);
+        return ossa_model_rig(R->model)->rig_from_gltf[gltf];
+    }
+    double k = number(R, item, 0);
+    uint32_t count = ossa_model_rig(R->model)->node_count;
+    if (k != floor(k) || k >= count)
+        fail(R, OSSA_ERROR_INVALID, "there is no node %g (the model has %u)", k, count);
+    return ossa_model_rig(R->model)->rig_from_gltf[(uint32_t)k];
+}
+
+/* Reads member `key` of an object (when present) as [x, y, z]; returns 0 when absent. */
+static int vec3(reader *R, const cJSON *object, const char *key, int nonzero, float *out) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!item) return 0;
+    size_t mark = path_key(R, key);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
+        fail(R, OSSA_ERROR_INVALID, "must be an array of 3 numbers");
+    int c = 0;
+    for (const cJSON *v = item->child; v; v = v->next, c++) {
+        size_t inner = path_push(R, "[%d]", c);
+        out[c] = (float)number(R, v, -INFINITY);
+        if (!isfinite(out[c])) fail(R, OSSA_ERROR_INVALID, "out of float range");
+        path_restore(R, inner);
+    }
+    if (nonzero && out[0] == 0 && out[1] == 0 && out[2] == 0)
+        fail(R, OSSA_ERROR_INVALID, "must not be the zero vector");
+    path_restore(R, mark);
+    return 1;
+}
+
+/* Member `key` of an object: a required node, or a number in [lo, hi] (absent: fallback). */
+static int32_t node_member(reader *R, const cJSON *object, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!item) fail(R, OSSA_ERROR_INVALID, "needs \"%s\" (a node name or glTF index)", key);
+    size_t mark = path_key(R, key);
+    int32_t node = node_ref(R, item);
+    path_restore(R, mark);
+    return node;
+}
+
+static float number_member(reader *R, const cJSON *object, const char *key, double lo, double hi,
+                           double fallback) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!item) return (float)fallback;
+    size_t mark = path_key(R, key);
+    double v = number(R, item, lo);
+    if (v > hi) fail(R, OSSA_ERROR_INVALID, "must be <= %g", hi);
+    path_restore(R, mark);
+    return (float)v;
+}
+
+static void root_motion(reader *R, const cJSON *item) {
+    if (!cJSON_IsObject(item)) fail(R, OSSA_ERROR_INVALID, "must be an object");
+    static const char *const keys[] = {"node", "mode", "up", NULL};
+    check_keys(R, item, keys);
+    ossa_mix_file *f = R->file;
+    f->root_motion.node = node_member(R, item, "node");
+    if (ossa_model_rig(R->model)->fixed[f->root_motion.node]) {
+        path_key(R, "node");
+        fail(R, OSSA_ERROR_INVALID, "the node has a matrix: its motion cannot be split");
+    }
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(item, "mode");
+    if (mode) {
+        static const char *const modes[] = {"ground", "full", NULL};
+        size_t mark = path_key(R, "mode");
+        f->root_motion.mode = (ossa_root_motion_mode)choice(R, mode, modes);
+        path_restore(R, mark);
+    }
+    if (!vec3(R, item, "up", 1, f->root_motion.up)) f->root_motion.up[1] = 1;
+    f->has_root_motion = 1;
+}
+
+/* Refuses a two-bone chain whose middle is not below start or end not below middle. */
+static void check_chain(reader *R, int32_t ancestor, int32_t node, const char *what) {
+    const int32_t *parent = ossa_model_rig(R->model)->parent;
+    for (int32_t j = parent[node]; j >= 0; j = parent[j])
+        if (j == ancestor) return;
+    fail(R, OSSA_ERROR_INVALID, "\"%s\" is not a descendant of \"%s\"", what,
+         !strcmp(what, "end") ? "middle" : "start");
+}
+
+static void two_bone(reader *R, const cJSON *item, ossa_mix_ik *out) {
+    static const char *const keys[] = {"type", "start",  "middle", "end",   "target", "ground",
+                                       "pole", "weight", "soften", "twist", NULL};
+    check_keys(R, item, keys);
+    ossa_ik_two_bone_job *job = &out->two_bone;
+    job->start = node_member(R, item, "start");
+    job->middle = node_member(R, item, "middle");
+    job->end = node_member(R, item, "end");
+    check_chain(R, job->start, job->middle, "middle");
+    check_chain(R, job->middle, job->end, "end");
+    const cJSON *ground = cJSON_GetObjectItemCaseSensitive(item, "ground");
+    int has_target = vec3(R, item, "target", 0, job->target);
+    if (has_target == !!ground)
+        fail(R, OSSA_ERROR_INVALID, "a two_bone entry needs either \"target\" or \"ground\"");
+    if (ground) {
+        size_t mark = path_key(R, "ground");
+        if (!cJSON_IsObject(ground)) fail(R, OSSA_ERROR_INVALID, "must be an object");
+        static const char *const ground_keys[] = {"point", "normal", NULL};
+        check_keys(R, ground, ground_keys);
+        if (!vec3(R, ground, "point", 0, out->ground_point) ||
+            !vec3(R, ground, "normal", 1, out->ground_normal))
+            fail(R, OSSA_ERROR_INVALID, "needs \"point\" and \"normal\"");
+        if (!(fabsf(out->ground_normal[1]) >
+              1e-3f * (fabsf(out->ground_normal[0]) + fabsf(out->ground_normal[1]) +
+                       fabsf(out->ground_normal[2])))) {
+            path_key(R, "normal");
+            fail(R, OSSA_ERROR_INVALID, "a ground plane must not be vertical");
+        }
+        out->has_ground = 1;
+        path_restore(R, mark);
+    }
+    if (!vec3(R, item, "pole", 1, job->pole))
+        fail(R, OSSA_ERROR_INVALID, "a two_bone entry needs a \"pole\"");
+    job->weight = number_member(R, item, "weight", 0, 1, 1);
+    job->soften = number_member(R, item, "soften", 0, 1, 0);
+    job->twist = number_member(R, item, "twist", -INFINITY, INFINITY, 0);
+}
+
+static void aim(reader *R, const cJSON *item, ossa_mix_ik *out) {
+    static const char *const keys[] = {"type", "node",   "forward", "up", "target",
+                                       "pole", "offset", "weight",  NULL};
+    check_keys(R, item, keys);
+    ossa_ik_aim_job *job = &out->aim;
+    job->node = node_member(R, item, "node");
+    static const char *const required[] = {"forward", "up", "target", "pole"};
+    float *vectors[] = {job->forward, job->up, job->target, job->pole};
+    for (int k = 0; k < 4; k++)
+        if (!vec3(R, item, required[k], k != 2, vectors[k]))
+            fail(R, OSSA_ERROR_INVALID, "an aim entry needs \"%s\"", required[k]);
+    const float *f = job->forward, *u = job->up;
+    float cross[3] = {f[1] * u[2] - f[2] * u[1], f[2] * u[0] - f[0] * u[2],
+                      f[0] * u[1] - f[1] * u[0]};
+    float norms = sqrtf((f[0] * f[0] + f[1] * f[1] + f[2] * f[2]) *
+                        (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+    if (!(sqrtf(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]) > 1e-4f * norms)) {
+        path_key(R, "up");
+        fail(R, OSSA_ERROR_INVALID, "must not be parallel to \"forward\"");
+    }
+    vec3(R, item, "offset", 0, job->offset);
+    job->weight = number_member(R, item, "weight", 0, 1, 1);
+}
+
+static void ik_entries(reader *R, const cJSON *list) {
+    if (!cJSON_IsArray(list)) fail(R, OSSA_ERROR_INVALID, "must be an array of IK entries");
+    uint32_t count = (uint32_t)cJSON_GetArraySize(list);
+    ossa_mix_ik *entries = alloc(R, count, sizeof *entries);
+    uint32_t i = 0;
+    for (const cJSON *item = list->child; item; item = item->next, i++) {
+        size_t mark = path_push(R, "[%u]", i);
+        if (!cJSON_IsObject(item)) fail(R, OSSA_ERROR_INVALID, "an IK entry must be an object");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
+        if (!type) fail(R, OSSA_ERROR_INVALID, "an IK entry needs a \"type\"");
+        static const char *const types[] = {"two_bone", "aim", NULL};
+        size_t inner = path_key(R, "type");
+        entries[i].type = (ossa_mix_ik_type)choice(R, type, types);
+        path_restore(R, inner);
+        if (entries[i].type == OSSA_MIX_IK_TWO_BONE)
+            two_bone(R, item, &entries[i]);
+        else
+            aim(R, item, &entries[i]);
+        path_restore(R, mark);
+    }
+    R->file->ik = entries;
+    R->file->ik_count = count;
+}
+
 static void parse_root(reader *R, const cJSON *root) {
     if (!cJSON_IsObject(root)) fail(R, OSSA_ERROR_INVALID, "a mix file is a JSON object");
-    static const char *const keys[] = {"threshold", "layers", NULL};
+    static const char *const keys[] = {"threshold", "layers", "root_motion", "ik", NULL};
     check_keys(R, root, keys);
     ossa_mix_desc *desc = &R->file->desc;
     const cJSON *threshold = cJSON_GetObjectItemCaseSensitive(root, "threshold");
@@ -356,6 +533,17 @@ static void parse_root(reader *R, const cJSON *root) {
     path_restore(R, mark);
     desc->layers = out;
     desc->layer_count = count;
+    static const char *const extras[] = {"root_motion", "ik"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, extras[k]);
+        if (!item) continue;
+        mark = path_key(R, extras[k]);
+        if (k == 0)
+            root_motion(R, item);
+        else
+            ik_entries(R, item);
+        path_restore(R, mark);
+    }
 }
 
 /* Parses into R->file; the reader lives in the caller, so longjmp leaves it intact. */
@@ -414,6 +602,18 @@ uint32_t ossa_mix_file_warning_count(const ossa_mix_file *file) {
 
 const ossa_warning *ossa_mix_file_warning(const ossa_mix_file *file, uint32_t index) {
     return index < file->warning_count ? &file->warnings[index] : NULL;
+}
+
+const ossa_root_motion_desc *ossa_mix_file_root_motion(const ossa_mix_file *file) {
+    return file->has_root_motion ? &file->root_motion : NULL;
+}
+
+uint32_t ossa_mix_file_ik_count(const ossa_mix_file *file) {
+    return file->ik_count;
+}
+
+const ossa_mix_ik *ossa_mix_file_ik(const ossa_mix_file *file, uint32_t index) {
+    return index < file->ik_count ? &file->ik[index] : NULL;
 }
 
 void ossa_mix_file_free(ossa_mix_file *file) {

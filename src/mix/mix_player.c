@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mix/mix_internal.h"
+#include "motion/motion_internal.h"
 
 typedef struct player_layer {
     const ossa_clip *clip;
@@ -21,12 +22,14 @@ typedef struct player_layer {
     uint32_t sync;                         /* 0: none */
     double from, to, fade_start, fade_end; /* weight from -> to over [fade_start, fade_end] */
     uint32_t slot;                         /* its cursor: cursors + slot * cursor_stride */
+    double position; /* root motion: unwrapped clip position at the start of a frame */
 } player_layer;
 
 typedef struct player_group {
     uint32_t id; /* 0: free */
     double phase;
-    double speed; /* of the layer that started the group, as the first layer of a mix's group */
+    double speed;  /* of the layer that started the group, as the first layer of a mix's group */
+    double cycles; /* the phase unwrapped (whole cycles included), for root motion */
 } player_group;
 
 struct ossa_mix_player {
@@ -41,6 +44,9 @@ struct ossa_mix_player {
     uint32_t *cursors;    /* max_layers * cursor_stride */
     ossa_pose layer, reference;
     float *sums;
+    int has_motion;
+    motion_root motion;
+    ossa_motion pending; /* root motion since the last take */
 };
 
 static ossa_result fail(ossa_error *error, const char *fmt, ...) {
@@ -125,6 +131,7 @@ ossa_result ossa_mix_player_init(const ossa_model *model, const ossa_mix_player_
     p->threshold = threshold;
     p->max_layers = max_layers;
     layout(model, max_layers, memory, p);
+    ossa_motion_identity(&p->pending);
     *out = p;
     return OSSA_OK;
 }
@@ -210,6 +217,7 @@ ossa_result ossa_mix_player_play(ossa_mix_player *p, const ossa_clip *clip,
         double cycles = desc->time / ossa_clip_duration(clip);
         g->id = desc->sync;
         g->phase = cycles - floor(cycles);
+        g->cycles = g->phase;
         g->speed = speed;
     }
     player_layer *l = &p->layers[p->layer_count++];
@@ -280,19 +288,69 @@ static void advance_group(ossa_mix_player *p, player_group *g, double dt) {
         integral += ossa_mix_ratio_integral(wa, na, wb, nb, p->cuts[i] - p->cuts[i - 1]);
         wa = wb, na = nb;
     }
+    g->cycles += g->speed * integral;
     double phase = g->phase + g->speed * integral;
     phase -= floor(phase);
     g->phase = phase < 1 ? phase : 0.0;
 }
 
+/* The unwrapped clip position of a layer (synced layers: their group's cycles). */
+static double layer_position(const ossa_mix_player *p, const player_layer *l) {
+    if (!l->sync) return l->time;
+    const player_group *g = find_group((ossa_mix_player *)p, l->sync);
+    return ossa_clip_start(l->clip) + g->cycles * ossa_clip_duration(l->clip);
+}
+
+/* The frame's mixed root motion (motion.h), from the positions before and after it and the
+ * weights at its middle, composed onto the pending motion. */
+static void advance_motion(ossa_mix_player *p, double dt) {
+    motion_blend blend;
+    ossa_motion_blend_begin(&blend);
+    double middle = p->clock + 0.5 * dt;
+    for (uint32_t i = 0; i < p->layer_count; i++) {
+        const player_layer *l = &p->layers[i];
+        double e = layer_weight(l, middle) * (l->mask ? l->mask[p->motion.node] : 1.0f);
+        if (l->mode != OSSA_MIX_NORMAL || !(e > 0)) continue;
+        ossa_motion_blend_add(&blend, &p->motion, l->clip, l->sync ? OSSA_MIX_LOOP : l->wrap,
+                              l->position, layer_position(p, l), e);
+    }
+    ossa_motion delta;
+    ossa_motion_blend_finish(&blend, p->threshold, &delta);
+    ossa_motion_compose(&p->pending, &delta, &p->pending);
+}
+
 void ossa_mix_player_advance(ossa_mix_player *p, double dt) {
     if (!(dt > 0)) return;
+    for (uint32_t i = 0; p->has_motion && i < p->layer_count; i++)
+        p->layers[i].position = layer_position(p, &p->layers[i]);
     for (uint32_t g = 0; g < p->max_layers; g++)
         if (p->groups[g].id) advance_group(p, &p->groups[g], dt);
     for (uint32_t i = 0; i < p->layer_count; i++)
         p->layers[i].time += p->layers[i].speed * dt;
+    if (p->has_motion) advance_motion(p, dt);
     p->clock += dt;
     remove_finished(p);
+}
+
+ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *p, const ossa_root_motion_desc *desc,
+                                            ossa_error *error) {
+    motion_root root;
+    if (desc) {
+        ossa_result r = ossa_motion_root_resolve(p->rig, desc, &root, error);
+        if (r != OSSA_OK) return r;
+        p->motion = root;
+    }
+    p->has_motion = desc != NULL;
+    ossa_motion_identity(&p->pending);
+    return OSSA_OK;
+}
+
+void ossa_mix_player_take_motion(ossa_mix_player *p, ossa_motion *delta) {
+    if (p->has_motion)
+        *delta = p->pending;
+    else
+        ossa_motion_identity(delta);
+    ossa_motion_identity(&p->pending);
 }
 
 static void sample_layer(ossa_mix_player *p, const player_layer *l) {
@@ -330,6 +388,10 @@ ossa_result ossa_mix_player_apply(ossa_mix_player *p, ossa_character *character,
                                        : ossa_clip_start(l->clip),
                                    NULL, &p->reference);
         ossa_mix_blend_additive(rig, &p->layer, &p->reference, w, l->mask, pose);
+    }
+    if (p->has_motion) { /* the root keeps its in-place part; the caller moves it */
+        ossa_trs *root = &pose->local[p->motion.node];
+        ossa_motion_root_split(&p->motion, root, NULL, root);
     }
     ossa_character_finish(character);
     return OSSA_OK;

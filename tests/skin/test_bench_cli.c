@@ -108,6 +108,21 @@ static void check_ik(const cJSON *ik) {
     CHECK(rows == 3 && seen == 7);
 }
 
+/* split, clip and player rows for Fox; what root motion adds to a frame may round to 0. */
+static void check_motion(const cJSON *motion) {
+    int rows = 0, seen = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, motion) {
+        rows++;
+        CHECK(!strcmp(string(r, "model"), "Fox.glb"));
+        const char *what = string(r, "what");
+        int player = !strcmp(what, "player");
+        seen |= !strcmp(what, "split") * 1 | !strcmp(what, "clip") * 2 | player * 4;
+        CHECK(player ? number(r, "ns") >= 0.0 : number(r, "ns") > 0.0);
+    }
+    CHECK(rows == 3 && seen == 7);
+}
+
 /* The bandwidth bounds: every kernel on 1 thread and on `threads`, bytes counted as they cross
  * the memory bus (reads for ownership of ordinary stores included), the better of the run's two
  * measurements. Returns how many rows it saw. */
@@ -242,6 +257,7 @@ int main(void) {
         check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), bandwidth, 2, 100);
         check_ik(cJSON_GetObjectItemCaseSensitive(root, "ik"));
         check_clips(cJSON_GetObjectItemCaseSensitive(root, "clips"));
+        check_motion(cJSON_GetObjectItemCaseSensitive(root, "root_motion"));
         cJSON_Delete(root);
     }
 

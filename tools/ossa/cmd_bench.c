@@ -17,6 +17,7 @@
 #include "bench_crowd.h"
 #include "bench_mix.h"
 #include "bench_ik.h"
+#include "bench_motion.h"
 #include "bench_skinning.h"
 #include "bench_bandwidth.h"
 #include "bench_skin_crowd.h"
@@ -94,6 +95,8 @@ typedef struct bench_report {
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
     int ik_count;
+    bench_motion_result motion[BENCH_MOTION_ROWS * MAX_MODELS];
+    int motion_count;
 } bench_report;
 
 static void usage(FILE *out) {
@@ -122,7 +125,9 @@ static void usage(FILE *out) {
         "    the outputs go to memory). DQS includes converting the palettes to dual\n"
         "    quaternions in every pass;\n"
         "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
-        "    rigs it knows (Fox, CesiumMan).\n");
+        "    rigs it knows (Fox, CesiumMan);\n"
+        "  - root-motion extraction, ns per character (a split, a clip's accumulated motion,\n"
+        "    what root motion adds to a player frame) on the roots it knows (Fox, CesiumMan).\n");
     fprintf(
         out,
         "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences over\n"
@@ -157,7 +162,7 @@ static void usage(FILE *out) {
         "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
         "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
         "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
-        "ik [{model, job, ns}].\n"
+        "ik [{model, job, ns}], root_motion [{model, what, ns}].\n"
         "Rows name a model by its file name, with as many parent folders as tell two files\n"
         "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
         "outside the model's folder (refused by default).\n");
@@ -528,6 +533,7 @@ static void print_json(const bench_report *rep, const bench_args *a) {
     fputc(']', stdout);
     print_json_skinning(rep);
     bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
+    bench_motion_print_json(rep->motion, rep->motion_count, print_json_string);
     fputs("}\n", stdout);
 }
 
@@ -608,6 +614,7 @@ static void print_table(const bench_report *rep, const bench_args *a) {
     }
     print_table_skinning(rep);
     bench_ik_print_table(rep->ik, rep->ik_count);
+    bench_motion_print_table(rep->motion, rep->motion_count);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
@@ -786,6 +793,12 @@ int cmd_bench(int argc, char **argv) {
         for (int r = 0; r < ik_rows; r++)
             snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
         rep->ik_count += ik_rows > 0 ? ik_rows : 0;
+        int motion_rows = bench_motion(a.models[i], a.seconds, rep->motion + rep->motion_count);
+        if (motion_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < motion_rows; r++)
+            snprintf(rep->motion[rep->motion_count + r].model, sizeof rep->motion->model, "%s",
+                     label);
+        rep->motion_count += motion_rows > 0 ? motion_rows : 0;
     }
     if (bench_synthetic(rep, &a, pool)) status = EXIT_MODEL_ERROR;
     for (int i = 0; i < a.model_count; i++)

@@ -90,9 +90,11 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
                  : o->frames > 0    ? o->frames
                                     : (int)lround(duration * o->fps);
     if (frames < 1) frames = 1;
-    ossa_gpu_camera camera;
-    float ground, step;
+    ossa_gpu_camera camera, follow;
+    float ground, step, origin[3], root[3];
     frame_camera(scene, clip, &camera, &ground, &step);
+    render_scene_root_ground(scene, origin); /* root motion: the camera follows the root */
+    if (!render_scene_open_markers(scene)) return 0;
 
     size_t bytes = (size_t)o->width * (size_t)o->height * 3;
     uint8_t *rgb = malloc(bytes);
@@ -109,9 +111,14 @@ static int write_frames(const render_options *o, render_scene *scene, ossa_gpu_r
     for (int f = 0; ok && f < frames; f++) {
         instance_times(scene, clip, start + f / o->fps, kind != OUTPUT_PNG, times);
         render_scene_evaluate(scene, clip, times);
-        ossa_gpu_renderer_begin(renderer, &camera, o->width, o->height, o->grid, ground, step);
+        render_scene_root_ground(scene, root);
+        follow = camera;
+        for (int c = 0; c < 3; c++)
+            follow.eye[c] += root[c] - origin[c], follow.target[c] += root[c] - origin[c];
+        ossa_gpu_renderer_begin(renderer, &follow, o->width, o->height, o->grid, ground, step);
         drew = render_scene_upload(scene) &&
-               render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning);
+               render_scene_draw(scene, renderer, o->path, o->method, o->cpu_skinning) &&
+               render_scene_draw_markers(scene, renderer);
         if (!drew) break;
         ossa_gpu_renderer_read_rgb(renderer, rgb);
         if (kind == OUTPUT_GIF) {

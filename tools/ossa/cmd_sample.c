@@ -25,7 +25,10 @@ static void usage(FILE *out) {
             "the same), each clamped to its own keys.\n"
             "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
             "weights over time, masks, additive layers, sync groups; see include/ossa/mix.h)\n"
-            "at each mix clock T; --json then has animation and animation_name null and mix.\n\n"
+            "at each mix clock T; --json then has animation and animation_name null and mix.\n"
+            "With the file's \"root_motion\", each sample also has a root_motion object (the\n"
+            "motion accumulated since clock 0) and node_world has the root in place; the file's\n"
+            "\"ik\" entries are applied after mixing.\n\n"
             "Without --json, for each time: every node's world translation (a table), the\n"
             "morph weights of every node that has some, the world-space joint matrices\n"
             "world(joint) * IBM of every skin (3x4, row by row) and, for the vertices listed\n"
@@ -233,6 +236,21 @@ static void print_text_frame(FILE *out, const ossa_document *doc, const sample_f
         }
 }
 
+/* "root_motion":{"translation":[...],"rotation":[...]}, (the motion accumulated since clock 0) */
+static void print_json_motion(FILE *out, const ossa_motion *motion) {
+    fputs("\"root_motion\":{\"translation\":[", out);
+    for (int c = 0; c < 3; c++) {
+        if (c) fputc(',', out);
+        print_shortest(out, motion->translation[c]);
+    }
+    fputs("],\"rotation\":[", out);
+    for (int c = 0; c < 4; c++) {
+        if (c) fputc(',', out);
+        print_shortest(out, motion->rotation[c]);
+    }
+    fputs("]},", out);
+}
+
 static int model_error(const char *model, const ossa_error *error) {
     cli_report_error(model, error);
     return EXIT_MODEL_ERROR;
@@ -332,18 +350,27 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
         /* Through float: a time written as the shortest round trip of a key lands on it; clamped
          * to the clip's range, which sampling also does. */
         float t = (float)a->times[i];
-        if (a->mix)
-            sample_mix_pose(mix, a->times[i], character);
-        else if (sample_at(model, character, clips, clip_times, count, a->anim.several, t,
-                           &error) != OSSA_OK)
+        ossa_motion motion;
+        if (a->mix) {
+            if (sample_mix_pose(mix, a->times[i], 0, character, &error) != OSSA_OK ||
+                sample_mix_motion(mix, a->times[i], &motion, &error) != OSSA_OK)
+                return model_error(a->model, &error);
+        } else if (sample_at(model, character, clips, clip_times, count, a->anim.several, t,
+                             &error) != OSSA_OK)
             return model_error(a->model, &error);
         if (a->json) {
             fprintf(out, "%s{\"time\":", i ? "," : "");
             print_shortest(out, a->times[i]);
             fputc(',', out);
+            if (a->mix && mix->root_motion) print_json_motion(out, &motion);
             print_json_frame(out, doc, &frame);
         } else {
             fprintf(out, "time %.9g\n", a->times[i]);
+            if (a->mix && mix->root_motion)
+                fprintf(
+                    out, "  root_motion translation %.9g %.9g %.9g rotation %.9g %.9g %.9g %.9g\n",
+                    motion.translation[0], motion.translation[1], motion.translation[2],
+                    motion.rotation[0], motion.rotation[1], motion.rotation[2], motion.rotation[3]);
             print_text_frame(out, doc, &frame);
         }
         if ((a->json || a->vertices_given) &&

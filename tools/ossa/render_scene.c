@@ -69,7 +69,69 @@ int render_scene_open(render_scene *s, ossa_gpu_context *context, const render_s
     return 1;
 }
 
+int render_scene_open_markers(render_scene *s) {
+    if (!s->mix || !ossa_mix_file_ik_count(s->mix->file)) return 1;
+    static const float target_color[3] = {0.95f, 0.25f, 0.2f},
+                       ground_color[3] = {0.45f, 0.6f, 0.4f};
+    uint32_t count = ossa_mix_file_ik_count(s->mix->file);
+    s->has_markers = 1;
+    return render_markers_open(&s->targets, s->context, target_color, count) &&
+           render_markers_open(&s->grounds, s->context, ground_color, count);
+}
+
+void render_scene_root_ground(const render_scene *s, float out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    if (!s->mix || !s->mix->root_motion) return;
+    const float *w =
+        ossa_character_world(s->characters[0]) + 12 * (size_t)s->mix->root_motion->node;
+    out[0] = w[3], out[2] = w[11];
+}
+
+/* A 3x4 placement: columns x, y, z scaled by sx, sy, sz, then the translation t. */
+static void placement(float *m, const float x[3], const float y[3], const float z[3], float sx,
+                      float sy, float sz, const float t[3]) {
+    for (int r = 0; r < 3; r++) {
+        m[4 * r + 0] = x[r] * sx, m[4 * r + 1] = y[r] * sy, m[4 * r + 2] = z[r] * sz;
+        m[4 * r + 3] = t[r];
+    }
+}
+
+int render_scene_draw_markers(render_scene *s, ossa_gpu_renderer *renderer) {
+    if (!s->has_markers) return 1;
+    uint32_t count = ossa_mix_file_ik_count(s->mix->file), grounds = 0;
+    float targets[12 * 16], planes[12 * 16], size = s->spacing > 0 ? s->spacing : 1;
+    static const float ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
+    if (count > 16) count = 16;
+    for (uint32_t k = 0; k < count; k++) {
+        float t[3];
+        sample_mix_ik_target(s->mix, k, s->characters[0], t);
+        placement(targets + 12 * k, ex, ey, ez, 0.04f * size, 0.04f * size, 0.04f * size, t);
+        const ossa_mix_ik *entry = ossa_mix_file_ik(s->mix->file, k);
+        if (!entry->has_ground) continue;
+        /* a flat box on the plane, its top face on it, under the character's root */
+        const float *p = entry->ground_point, *n0 = entry->ground_normal;
+        float len = sqrtf(n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2]);
+        float n[3] = {n0[0] / len, n0[1] / len, n0[2] / len}, c[3], x[3], z[3];
+        if (n[1] < 0) n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+        render_scene_root_ground(s, c);
+        c[1] = p[1] - (n[0] * (c[0] - p[0]) + n[2] * (c[2] - p[2])) / n[1];
+        float thick = 0.01f * size;
+        for (int i = 0; i < 3; i++)
+            c[i] -= 0.5f * thick * n[i];
+        /* x across z: (n x ez) normalised, then z = x x n */
+        x[0] = n[1], x[1] = -n[0], x[2] = 0;
+        len = sqrtf(x[0] * x[0] + x[1] * x[1]);
+        x[0] /= len, x[1] /= len;
+        z[0] = x[1] * n[2] - x[2] * n[1], z[1] = x[2] * n[0] - x[0] * n[2],
+        z[2] = x[0] * n[1] - x[1] * n[0];
+        placement(planes + 12 * grounds++, x, n, z, 3 * size, thick, 3 * size, c);
+    }
+    return render_markers_draw(&s->grounds, renderer, planes, grounds) &&
+           render_markers_draw(&s->targets, renderer, targets, count);
+}
+
 void render_scene_close(render_scene *s) {
+    if (s->has_markers) render_markers_close(&s->targets), render_markers_close(&s->grounds);
     for (uint32_t i = 0; s->characters && i < s->instances; i++)
         ossa_character_free(s->characters[i]);
     free(s->characters);
@@ -155,8 +217,10 @@ static void evaluate_selection(render_scene *s, const double *times) {
 
 void render_scene_evaluate(render_scene *s, int clip, const double *times) {
     if (s->mix) {
+        ossa_error error;
         for (uint32_t i = 0; i < s->instances; i++)
-            sample_mix_pose(s->mix, times[i], s->characters[i]);
+            if (sample_mix_pose(s->mix, times[i], 1, s->characters[i], &error) != OSSA_OK)
+                fail("mixing", &error);
         return;
     }
     if (clip == RENDER_SCENE_SELECTION) {

@@ -8,6 +8,7 @@
 
 #include "ossa/gl.h"
 #include "ossa/model.h"
+#include "render_markers.h"
 #include "sample_mix.h"
 
 typedef struct render_scene {
@@ -27,6 +28,9 @@ typedef struct render_scene {
     const ossa_clip **selection; /* selection_count */
     float *selection_times;      /* selection_count, scratch of evaluate */
     sample_mix *mix; /* NULL, or a mix every character plays; evaluate's times are mix clocks */
+    /* With a mix's IK entries: their targets (small cubes) and ground planes (flat boxes). */
+    render_markers targets, grounds;
+    int has_markers;
 } render_scene;
 
 /* The clip argument meaning the selected clips, played together on one timeline. */
@@ -78,6 +82,18 @@ int render_scene_upload(render_scene *scene);
  * vertices skinned on the CPU by ossa_character_skin (LBS or DQS as `method` says). */
 int render_scene_draw(render_scene *scene, ossa_gpu_renderer *renderer, ossa_gpu_palette_path path,
                       ossa_gpu_skinning_method method, int cpu_skinning);
+
+/* With a mix: opens the markers of its IK entries (after render_scene_bounds, which sets the
+ * size they are drawn at); returns 0 on failure. */
+int render_scene_open_markers(render_scene *scene);
+
+/* Draws the IK targets of character 0 as it was last evaluated, and under it the ground planes
+ * of its entries. */
+int render_scene_draw_markers(render_scene *scene, ossa_gpu_renderer *renderer);
+
+/* The root's world position of character 0 as last evaluated, without its height: where a
+ * camera following root motion looks (0 without a mix with root motion). */
+void render_scene_root_ground(const render_scene *scene, float out[3]);
 
 /* Box around the skinned vertices of every instance over `samples` times of the clip; sets the
  * spacing of the instances from the first call on. */

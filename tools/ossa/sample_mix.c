@@ -62,13 +62,93 @@ ossa_result sample_mix_load(const char *path, const ossa_model *model, sample_mi
             snprintf(error->message, sizeof error->message, "out of memory");
         }
     }
+    out->root_motion = r == OSSA_OK ? ossa_mix_file_root_motion(out->file) : NULL;
+    ossa_motion_identity(&out->start);
+    if (out->root_motion) { /* M(0): the mixed root at clock 0, split */
+        ossa_pose pose = {malloc(sizeof(ossa_trs) * ossa_model_rig(model)->node_count),
+                          malloc(sizeof(float) * (ossa_model_rig(model)->weight_total + 1))};
+        if (pose.local && pose.weights) {
+            ossa_mix_sample(out->mix, 0, out->scratch, &pose);
+            r = ossa_root_motion_split(out->root_motion, &pose.local[out->root_motion->node],
+                                       &out->start, NULL, error);
+        } else {
+            error->code = r = OSSA_ERROR_OUT_OF_MEMORY;
+            snprintf(error->message, sizeof error->message, "out of memory");
+        }
+        free(pose.local);
+        free(pose.weights);
+    }
     snprintf(error->file, sizeof error->file, "%s", name);
     return r;
 }
 
-void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character) {
-    ossa_mix_sample(mix->mix, clock, mix->scratch, ossa_character_pose(character));
+ossa_result sample_mix_motion(const sample_mix *mix, double clock, ossa_motion *accumulated,
+                              ossa_error *error) {
+    if (!mix->root_motion) {
+        ossa_motion_identity(accumulated);
+        return OSSA_OK;
+    }
+    return ossa_mix_root_motion(mix->mix, mix->root_motion, clock, 0, accumulated, error);
+}
+
+/* The end joint's world position raised along +Y by the ground plane's height above its point. */
+static void ground_target(const ossa_mix_ik *entry, const ossa_character *character,
+                          float target[3]) {
+    const float *w = ossa_character_world(character) + 12 * (size_t)entry->two_bone.end;
+    const float *p = entry->ground_point, *n = entry->ground_normal;
+    float x = w[3], y = w[7], z = w[11];
+    float rise = -(n[0] * (x - p[0]) + n[2] * (z - p[2])) / n[1];
+    target[0] = x, target[1] = y + rise, target[2] = z;
+}
+
+void sample_mix_ik_target(const sample_mix *mix, uint32_t entry, const ossa_character *character,
+                          float target[3]) {
+    const ossa_mix_ik *ik = ossa_mix_file_ik(mix->file, entry);
+    if (ik->type == OSSA_MIX_IK_AIM)
+        memcpy(target, ik->aim.target, 3 * sizeof(float));
+    else if (ik->has_ground)
+        ground_target(ik, character, target);
+    else
+        memcpy(target, ik->two_bone.target, 3 * sizeof(float));
+}
+
+ossa_result sample_mix_pose(sample_mix *mix, double clock, int moved, ossa_character *character,
+                            ossa_error *error) {
+    ossa_pose *pose = ossa_character_pose(character);
+    ossa_mix_sample(mix->mix, clock, mix->scratch, pose);
+    ossa_result r = OSSA_OK;
+    if (mix->root_motion) {
+        ossa_trs *root = &pose->local[mix->root_motion->node];
+        r = ossa_root_motion_split(mix->root_motion, root, NULL, root, error);
+        ossa_motion carried;
+        if (r == OSSA_OK && moved) r = sample_mix_motion(mix, clock, &carried, error);
+        if (r == OSSA_OK && moved) { /* M(0) * accumulated * in-place */
+            ossa_motion_compose(&mix->start, &carried, &carried);
+            ossa_motion in_place = {
+                {root->translation[0], root->translation[1], root->translation[2]},
+                {root->rotation[0], root->rotation[1], root->rotation[2], root->rotation[3]}};
+            ossa_motion_compose(&carried, &in_place, &carried);
+            for (int c = 0; c < 3; c++)
+                root->translation[c] = (float)carried.translation[c];
+            for (int c = 0; c < 4; c++)
+                root->rotation[c] = (float)carried.rotation[c];
+        }
+    }
     ossa_character_finish(character);
+    /* Each job reads the world matrices of the pose before it (ik.h). */
+    for (uint32_t k = 0; r == OSSA_OK && k < ossa_mix_file_ik_count(mix->file); k++) {
+        const ossa_mix_ik *entry = ossa_mix_file_ik(mix->file, k);
+        if (entry->type == OSSA_MIX_IK_AIM) {
+            r = ossa_ik_aim(character, &entry->aim, error);
+        } else {
+            ossa_ik_two_bone_job job = entry->two_bone;
+            sample_mix_ik_target(mix, k, character, job.target);
+            r = ossa_ik_two_bone(character, &job, error);
+        }
+        if (r == OSSA_OK) ossa_character_finish(character);
+        if (r != OSSA_OK) snprintf(error->path, sizeof error->path, "ik[%u]", k);
+    }
+    return r;
 }
 
 int sample_mix_open(const char *path, const ossa_model *model, sample_mix *out) {

@@ -1,14 +1,18 @@
-/* `ossa sample --mix FILE`: the mixed pose of a mix file (mix.h) at a clock. */
+/* `ossa sample --mix FILE`: the mixed pose of a mix file (mix.h) at a clock, with its root motion
+ * (motion.h) and IK entries (ik.h). */
 #ifndef OSSA_TOOL_SAMPLE_MIX_H
 #define OSSA_TOOL_SAMPLE_MIX_H
 
 #include "ossa/mix.h"
 #include "ossa/model.h"
+#include "ossa/motion.h"
 
 typedef struct sample_mix {
     ossa_mix_file *file;
     ossa_mix *mix;
     void *scratch;
+    const ossa_root_motion_desc *root_motion; /* the file's, NULL without one */
+    ossa_motion start;                        /* the mixed root's motion at clock 0 */
 } sample_mix;
 
 /* Reads and prepares a mix file for a model; prints its warnings on stderr as
@@ -16,8 +20,19 @@ typedef struct sample_mix {
 ossa_result sample_mix_load(const char *path, const ossa_model *model, sample_mix *out,
                             ossa_error *error);
 
-/* Poses the character with the mix at a clock (seconds), then its FK and palettes. */
-void sample_mix_pose(sample_mix *mix, double clock, ossa_character *character);
+/* Poses the character with the mix at a clock (seconds): the mixed pose, the root in place when
+ * the file has root motion (moved: the root carried on by its accumulated motion instead,
+ * `M(0) * accumulated * in-place`), the file's IK entries, then FK and palettes. */
+ossa_result sample_mix_pose(sample_mix *mix, double clock, int moved, ossa_character *character,
+                            ossa_error *error);
+
+/* The accumulated root motion from clock 0 (identity without root motion). */
+ossa_result sample_mix_motion(const sample_mix *mix, double clock, ossa_motion *accumulated,
+                              ossa_error *error);
+
+/* The world-space target of IK entry `entry` for the character as last finished. */
+void sample_mix_ik_target(const sample_mix *mix, uint32_t entry, const ossa_character *character,
+                          float target[3]);
 
 void sample_mix_free(sample_mix *mix);
 
