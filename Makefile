@@ -5,6 +5,11 @@
 #               ASan+UBSan, the threads test under TSan, the conformance suites under valgrind,
 #               the Python package's suite, and each fuzzer for a while
 #   make fuzz   run each fuzz target for FUZZ_SECONDS (corpus kept in build-fuzz/corpus)
+#   make web    build the CPU library to WebAssembly and the viewer page into $(WEB_DIR) (installs
+#               Debian's emscripten; serve it with `python3 -m http.server` in $(WEB_DIR))
+#   make test-web  the WebAssembly core under node against the golden files and the page in
+#               headless chromium (part of `make test`; skipped, saying so, without emcc, node or
+#               chromium: `sh scripts/install-web-deps.sh --with-browser` installs them)
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 MODEL  ?=
 DEMO_GIF ?= out/demo.gif
@@ -19,7 +24,7 @@ VALGRIND_TESTS ?= ^(anim_conformance|skin_conformance|io_.*|limits|regressions_r
 VALGRIND_OPTIONS ?= --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 .PHONY: all deps build build-asan build-tsan build-fuzz demo test test-format test-fast test-asan \
-	test-tsan test-valgrind test-fuzz test-python fuzz docs clean
+	test-tsan test-valgrind test-fuzz test-python fuzz docs clean web test-web
 
 all: build
 
@@ -83,6 +88,23 @@ test-format: deps
 	@files=$$(git ls-files '*.c' '*.h' 2>/dev/null || find src include tools tests fuzz examples docs -name '*.[ch]'); \
 	clang-format --dry-run --Werror $$files && echo "test-format: $$(echo $$files | wc -w) files formatted"
 
+# The WebAssembly build ($(WEB_DIR)/index.html, ossa.js, ossa.wasm): web/web.mk has the rules.
+WEB_DIR ?= build-web
+web:
+	@sh scripts/install-web-deps.sh $(WEB_DIR)/deps
+	@$(MAKE) --no-print-directory -f web/web.mk OUT=$(WEB_DIR) -j $(JOBS)
+	@echo "web: built $(WEB_DIR)/; serve it with: cd $(WEB_DIR) && python3 -m http.server 8000"
+
+# The node suites of tests/web (build/ossa, when built, is compared float for float). The page
+# suite skips itself, saying so, without chromium.
+test-web:
+	@if ! command -v emcc >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then \
+		echo "test-web: SKIPPED (emcc or node is not installed; sh scripts/install-web-deps.sh --with-browser installs them)"; \
+	else \
+		$(MAKE) --no-print-directory web WEB_DIR=$(WEB_DIR) && \
+		OSSA_WEB_DIR=$(WEB_DIR) node --no-experimental-fetch --test tests/web/core.test.mjs tests/web/page.test.mjs; \
+	fi
+
 # The Python package (python/): its library built in place by setup.py, then its pytest suite
 # (against ../shared and the ossa command of build/), when $(PYTHON) has NumPy, pytest and
 # setuptools (Debian's python3-numpy, python3-pytest, python3-setuptools; `make deps` installs
@@ -101,7 +123,7 @@ test-python: build
 	fi
 
 # The ASan run comes last so that a CTest summary is the last thing printed.
-test: test-format test-fast test-python test-tsan test-valgrind test-fuzz test-asan
+test: test-format test-fast test-python test-tsan test-valgrind test-fuzz test-web test-asan
 
 # HTML reference of the public headers ($(DOCS_DIR)/html/index.html), when doxygen is installed.
 DOCS_DIR ?= build/docs
