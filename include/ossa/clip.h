@@ -15,6 +15,7 @@
 #ifndef OSSA_CLIP_H
 #define OSSA_CLIP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "document.h"
@@ -72,6 +73,32 @@ uint32_t ossa_clip_track_count(const ossa_clip *clip);
 
 /** Channels whose value never changes, folded into the clip's base pose. */
 uint32_t ossa_clip_constant_track_count(const ossa_clip *clip);
+
+/**
+ * Bytes of memory sampling this clip reads: its key times and values in every form it keeps
+ * them, track and timeline descriptions, base pose. Compact clips count their compact form.
+ */
+size_t ossa_clip_runtime_bytes(const ossa_clip *clip);
+
+/**
+ * 1 for a compact clip (see ::ossa_model_desc::compact_clips): its LINEAR translations,
+ * rotations and scales are stored as reduced, 16-bit quantized keys and sampled from them
+ * directly; 0 for a plain clip (every key as float).
+ */
+int ossa_clip_is_compact(const ossa_clip *clip);
+
+/**
+ * The world-space error budget a compact clip was built with (model units), 0 for plain clips.
+ */
+float ossa_clip_compact_budget(const ossa_clip *clip);
+
+/**
+ * A compact clip's declared error: the largest distance, in model units, that any node or
+ * skinned vertex of the model is moved from where the plain clip puts it, measured at every key
+ * time of the clip and three times between each pair of consecutive key times. At most the
+ * budget unless quantization alone exceeds it. 0 for plain clips, which are exact.
+ */
+float ossa_clip_compact_error(const ossa_clip *clip);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,15 @@ typedef struct ossa_model_desc {
     int dual_quaternions;
     /** 1: do not prepare primitives for CPU skinning (a program that only draws on the GPU). */
     int skip_cpu_skinning;
+    /** 1: the model's clips are compact (::ossa_clip_is_compact): keys reduced and quantized
+     *  within a world-space error budget, several times smaller, sampled directly. Characters
+     *  play them like plain clips. */
+    int compact_clips;
+    /** Compact clips' error budget: the largest distance any node or skinned vertex may move,
+     *  in model units. 0: 1e-4 of the model size (0.1 mm per metre), the model size being the
+     *  diagonal of the bounding box of every node and every vertex (skinned) in the rest pose.
+     *  Negative or not finite: ossa_model_create refuses the desc. */
+    float compact_error;
 } ossa_model_desc;
 
 /**

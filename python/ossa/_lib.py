@@ -38,7 +38,8 @@ class Allocator(Structure):
 
 class ModelDesc(Structure):
     _fields_ = [("allocator", Allocator), ("dual_quaternions", c_int),
-                ("skip_cpu_skinning", c_int)]
+                ("skip_cpu_skinning", c_int), ("compact_clips", c_int),
+                ("compact_error", c_float)]
 
 
 class DemoDesc(Structure):

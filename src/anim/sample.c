@@ -6,6 +6,7 @@
 
 #include "anim/key_search.h"
 #include "anim/track_batch.h"
+#include "clip/clip_compact.h"
 #include "clip/clip_internal.h"
 
 static int force_portable; /* ossa_anim_force_portable */
@@ -47,12 +48,17 @@ uint32_t ossa_find_key(const float *times, uint32_t count, float time, uint32_t 
     return search(times, 0, k - 1, time);
 }
 
+uint32_t ossa_clip_cursor_entries(const ossa_clip *clip) {
+    return clip->timeline_count + (clip->compact ? clip->compact->timeline_count : 0);
+}
+
 uint32_t ossa_cursor_size(const ossa_clip *clip) {
-    return clip->timeline_count;
+    return ossa_clip_cursor_entries(clip);
 }
 
 void ossa_cursor_reset(const ossa_clip *clip, ossa_cursor *cursor) {
-    if (clip->timeline_count) memset(cursor->keys, 0, clip->timeline_count * sizeof *cursor->keys);
+    uint32_t entries = ossa_clip_cursor_entries(clip);
+    if (entries) memset(cursor->keys, 0, entries * sizeof *cursor->keys);
 }
 
 void ossa_pose_set_rest(const ossa_rig *rig, ossa_pose *pose) {
@@ -154,7 +160,7 @@ static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint3
 
 ossa_result ossa_clip_sample(const ossa_rig *rig, const ossa_clip *clip, float time,
                              ossa_cursor *cursor, ossa_pose *pose) {
-    if (clip->rig != rig || (cursor && cursor->capacity < clip->timeline_count))
+    if (clip->rig != rig || (cursor && cursor->capacity < ossa_clip_cursor_entries(clip)))
         return OSSA_ERROR_ARGUMENT;
     ossa_clip_sample_unchecked(clip, time, cursor, pose);
     return OSSA_OK;
@@ -192,6 +198,9 @@ static void sample_tracks(const ossa_clip *clip, float time, ossa_cursor *cursor
         for (; track < track_end; track++)
             write_key(clip, track, k, track_target(track, pose));
     }
+    if (clip->compact)
+        ossa_compact_sample(clip->compact, time,
+                            cursor ? cursor->keys + clip->timeline_count : NULL, wide, pose);
 }
 
 void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
@@ -208,7 +217,7 @@ ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips
                               ossa_pose *pose) {
     for (uint32_t c = 0; c < count; c++)
         if (!clips[c] || clips[c]->rig != rig ||
-            (cursors && cursors[c].capacity < clips[c]->timeline_count))
+            (cursors && cursors[c].capacity < ossa_clip_cursor_entries(clips[c])))
             return OSSA_ERROR_ARGUMENT;
     ossa_pose_set_rest(rig, pose);
     for (uint32_t c = 0; c < count; c++) {

@@ -11,11 +11,6 @@
 #include "pose/xform.h"
 #include "rig/owned.h"
 
-typedef struct clip_set_impl {
-    ossa_clip_set set; /* first: the public pointer is the impl pointer */
-    ossa_owned owned;
-} clip_set_impl;
-
 typedef struct build_state {
     const ossa_document *doc;
     const ossa_rig *rig;
@@ -93,7 +88,8 @@ static float *interleave_keys(float *dst, const ossa_track *tracks, uint32_t cou
  * LINEAR translations and scales (the next ones) interleaved key by key. */
 static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
                                     uint32_t timeline_count, const ossa_track *tracks,
-                                    const float *values, const float **out) {
+                                    const float *values, const float **out,
+                                    uint32_t *batch_key_count) {
     uint64_t total = 0;
     for (uint32_t tl = 0; tl < timeline_count; tl++)
         total += (uint64_t)timelines[tl].key_count *
@@ -103,6 +99,7 @@ static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
         return fail(st, OSSA_ERROR_LIMIT, "animations", "too many keys in one animation");
     float *keys = ossa_owned_alloc(st->owned, total + OSSA_BATCH_KEY_SLACK, sizeof(float));
     if (!keys) return OSSA_ERROR_OUT_OF_MEMORY;
+    *batch_key_count = (uint32_t)total + OSSA_BATCH_KEY_SLACK;
     float *at = keys;
     for (uint32_t tl = 0; tl < timeline_count; tl++) {
         ossa_timeline *line = &timelines[tl];
@@ -227,8 +224,9 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         }
         timelines[tl].track_count = placed - timelines[tl].first_track;
     }
-    ossa_result r =
-        build_batch_keys(st, timelines, timeline_count, tracks, values, &clip->batch_keys);
+    uint32_t batch_key_count = 0;
+    ossa_result r = build_batch_keys(st, timelines, timeline_count, tracks, values,
+                                     &clip->batch_keys, &batch_key_count);
     if (r != OSSA_OK) return r;
     clip->start = start;
     clip->end = end;
@@ -240,7 +238,20 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
     clip->constant_track_count = constant_count;
     clip->times = times;
     clip->values = values;
+    clip->time_count = times_used;
+    clip->value_count = values_used;
+    clip->batch_key_count = batch_key_count;
+    clip->bytes = ossa_clip_plain_bytes(clip, times_used, values_used, batch_key_count);
     return OSSA_OK;
+}
+
+size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_t value_count,
+                             uint32_t batch_key_count) {
+    const ossa_rig *rig = clip->rig;
+    return sizeof *clip + clip->timeline_count * sizeof *clip->timelines +
+           clip->track_count * sizeof *clip->tracks +
+           ((size_t)time_count + value_count + batch_key_count) * sizeof(float) +
+           rig->node_count * (sizeof *clip->base_local + 1) + rig->weight_total * sizeof(float);
 }
 
 ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,

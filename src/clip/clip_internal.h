@@ -3,10 +3,12 @@
 #ifndef OSSA_CLIP_INTERNAL_H
 #define OSSA_CLIP_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ossa/clip.h"
 #include "ossa/sample.h"
+#include "rig/owned.h"
 
 /** A key-time array shared by one or more tracks; its tracks are contiguous. */
 typedef struct ossa_timeline {
@@ -56,6 +58,11 @@ struct ossa_clip {
     /** Per rig node, bit `1 << ossa_path` for each path a channel of the clip targets (animated
      *  or constant): what ossa_clips_sample lets the clip write. */
     const uint8_t *node_paths;
+    /** Compact clips (clip_compact.h): their LINEAR translations, rotations and scales,
+     *  quantized and reduced; NULL for plain clips. */
+    const struct ossa_compact *compact;
+    size_t bytes; /**< what sampling reads: this struct and every array above */
+    uint32_t time_count, value_count, batch_key_count; /**< floats in times, values, batch_keys */
 };
 
 /* The clips of a document, indexed by glTF animation index. */
@@ -63,6 +70,20 @@ struct ossa_clip_set {
     uint32_t clip_count;
     const ossa_clip *clips;
 };
+
+/* A clip set with the allocations it owns (plain and compact sets alike). */
+typedef struct clip_set_impl {
+    ossa_clip_set set; /* first: the public pointer is the impl pointer */
+    ossa_owned owned;
+} clip_set_impl;
+
+/* Cursor entries a clip needs: its plain timelines, then its compact ones. */
+uint32_t ossa_clip_cursor_entries(const ossa_clip *clip);
+
+/* Bytes of the plain arrays of a clip whose tracks, timelines and base pose are filled:
+ * struct, timelines, tracks, times, values, batched keys, base pose, node paths. */
+size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_t value_count,
+                             uint32_t batch_key_count);
 
 /* ossa_clip_sample without its checks (the caller has made them: the model API). */
 void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,

@@ -245,6 +245,7 @@ static ossa_result build(ossa_model *model, const ossa_document *doc, const ossa
     if (r == OSSA_OK) r = build_node_instances(model, doc, error);
     if (r == OSSA_OK) r = build_primitives(model, doc, desc, error);
     if (r == OSSA_OK) r = build_materials(model, doc, error);
+    if (r == OSSA_OK && desc->compact_clips) r = ossa_model_compact_clips(model, desc, error);
     if (r == OSSA_OK) r = ossa_model_layout_characters(model, error);
     return r;
 }
@@ -258,6 +259,9 @@ ossa_result ossa_model_create(const ossa_document *doc, const ossa_model_desc *d
     }
     *out = NULL;
     if (!desc) desc = &defaults;
+    if (!(desc->compact_error >= 0.0f) || isinf(desc->compact_error))
+        return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, doc->file, "",
+                               "compact_error must be 0 (the default) or a positive distance");
     ossa_owned owned;
     ossa_owned_init(&owned, &desc->allocator);
     ossa_model *model = owned.allocator.alloc(owned.allocator.user, sizeof *model);

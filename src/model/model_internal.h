@@ -37,6 +37,7 @@ struct ossa_model {
     uint32_t *node_instance_count; /* per rig node: EXT_mesh_gpu_instancing copies, 0: none */
     uint32_t *palette_offset;      /* first joint of each skin in the character's palettes */
     int dual_quaternions;
+    float size; /* rest-pose bounding box diagonal of nodes and vertices (set with compact clips) */
     character_layout layout;
 };
 
@@ -50,6 +51,10 @@ ossa_result ossa_model_decode_primitive(const ossa_document *document, uint32_t 
 ossa_result ossa_model_prepare_skin_mesh(const ossa_model_primitive *info,
                                          const ossa_model_streams *streams, ossa_owned *owned,
                                          ossa_skin_mesh **out, ossa_error *error);
+
+/* Replaces the model's clips by their compact form (model_compact.c), within desc's budget. */
+ossa_result ossa_model_compact_clips(ossa_model *model, const ossa_model_desc *desc,
+                                     ossa_error *error);
 
 /* Sets the character layout of a built model; OSSA_ERROR_LIMIT when it passes SIZE_MAX. */
 ossa_result ossa_model_layout_characters(ossa_model *model, ossa_error *error);

@@ -30,7 +30,7 @@ static ossa_model *load_model(const char *path, counting_allocator *counter, int
         CHECKF(0, "%s loads: %s", path, error.message);
         return NULL;
     }
-    ossa_model_desc desc = {{count_alloc, count_free, counter}, dual_quats, 0};
+    ossa_model_desc desc = {{count_alloc, count_free, counter}, dual_quats, 0, 0, 0.0f};
     ossa_model *model = NULL;
     ossa_result r = ossa_model_create(doc, &desc, &model, &error);
     CHECKF(r == OSSA_OK, "%s: model: %s", path, error.message);

@@ -77,6 +77,22 @@ static void check_crowd(const cJSON *crowd, int characters, int threads) {
     CHECK(rows == 2 && single == 1);
 }
 
+/* Clips: Fox's three, compact smaller than plain, declared error within budget, both timed. */
+static void check_clips(const cJSON *clips) {
+    int rows = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, clips) {
+        rows++;
+        CHECK(!strcmp(string(c, "model"), "Fox.glb"));
+        CHECK(strlen(string(c, "clip")) > 0);
+        double plain = number(c, "plain_bytes"), compact = number(c, "compact_bytes");
+        CHECK(compact > 0.0 && compact < plain);
+        CHECK(number(c, "error") <= number(c, "budget") && number(c, "budget") > 0.0);
+        CHECK(number(c, "ns_plain") > 0.0 && number(c, "ns_compact") > 0.0);
+    }
+    CHECK(rows == 3);
+}
+
 /* IK: the two-bone, aim and aim-chain jobs once each on Fox. */
 static void check_ik(const cJSON *ik) {
     int rows = 0, seen = 0;
@@ -240,6 +256,7 @@ int main(void) {
         check_crowd(cJSON_GetObjectItemCaseSensitive(root, "crowd"), 50, 2);
         check_skinning(cJSON_GetObjectItemCaseSensitive(root, "skinning"), bandwidth, 2, 100);
         check_ik(cJSON_GetObjectItemCaseSensitive(root, "ik"));
+        check_clips(cJSON_GetObjectItemCaseSensitive(root, "clips"));
         check_motion(cJSON_GetObjectItemCaseSensitive(root, "root_motion"));
         cJSON_Delete(root);
     }

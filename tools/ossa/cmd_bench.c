@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench_characters.h"
+#include "bench_clips.h"
 #include "bench_crowd.h"
 #include "bench_mix.h"
 #include "bench_ik.h"
@@ -88,6 +89,8 @@ typedef struct bench_report {
     int crowd_count;
     bench_mix_result mix[MAX_MODELS];
     int mix_count;
+    bench_clip_result clips[MAX_ROWS];
+    int clip_count;
     skin_row skinning[MAX_ROWS];
     int skin_count;
     bench_ik_result ik[BENCH_IK_JOBS * MAX_MODELS];
@@ -154,6 +157,8 @@ static void usage(FILE *out) {
         "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
         "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
         "mix [{model, characters, ns_sample, ns_mix}],\n"
+        "clips [{model, clip, plain_bytes, compact_bytes, error, budget, ns_plain,\n"
+        "ns_compact}] (runtime bytes and sampling time of each clip, plain and compact),\n"
         "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
         "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
         "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
@@ -514,6 +519,17 @@ static void print_json(const bench_report *rep, const bench_args *a) {
         printf(",\"characters\":%d,\"ns_sample\":%.1f,\"ns_mix\":%.1f}", m->characters,
                m->ns_sample, m->ns_mix);
     }
+    fputs("],\"clips\":[", stdout);
+    for (int i = 0; i < rep->clip_count; i++) {
+        const bench_clip_result *c = &rep->clips[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(c->model);
+        fputs(",\"clip\":", stdout);
+        print_json_string(c->clip);
+        printf(",\"plain_bytes\":%zu,\"compact_bytes\":%zu,\"error\":%.9g,\"budget\":%.9g,"
+               "\"ns_plain\":%.1f,\"ns_compact\":%.1f}",
+               c->plain_bytes, c->compact_bytes, c->error, c->budget, c->ns_plain, c->ns_compact);
+    }
     fputc(']', stdout);
     print_json_skinning(rep);
     bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
@@ -584,6 +600,17 @@ static void print_table(const bench_report *rep, const bench_args *a) {
         const bench_mix_result *m = &rep->mix[i];
         printf("  %-48s %9.1f %9.1f %6.1fx\n", m->model, m->ns_sample, m->ns_mix,
                m->ns_mix / m->ns_sample);
+    }
+    printf("\nclips, runtime bytes and ns per character to sample with a cursor (crowd of %d;\n"
+           "compact within the default budget, error as declared):\n",
+           a->characters);
+    printf("  %-32s %-12s %8s %8s %10s %8s %8s %6s\n", "model", "clip", "plain B", "compact",
+           "error", "plain ns", "compact", "ratio");
+    for (int i = 0; i < rep->clip_count; i++) {
+        const bench_clip_result *c = &rep->clips[i];
+        printf("  %-32s %-12.12s %8zu %8zu %10.3g %8.1f %8.1f %5.2fx\n", c->model, c->clip,
+               c->plain_bytes, c->compact_bytes, c->error, c->ns_plain, c->ns_compact,
+               c->ns_compact / c->ns_plain);
     }
     print_table_skinning(rep);
     bench_ik_print_table(rep->ik, rep->ik_count);
@@ -754,6 +781,12 @@ int cmd_bench(int argc, char **argv) {
         }
         if (bench_mix(a.models[i], a.characters, a.seconds, &rep->mix[rep->mix_count]) == 0)
             snprintf(rep->mix[rep->mix_count++].model, sizeof rep->mix->model, "%s", label);
+        int clip_rows = bench_clips(a.models[i], a.characters, a.seconds,
+                                    rep->clips + rep->clip_count, MAX_ROWS - rep->clip_count);
+        if (clip_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < clip_rows; r++)
+            snprintf(rep->clips[rep->clip_count + r].model, sizeof rep->clips->model, "%s", label);
+        rep->clip_count += clip_rows > 0 ? clip_rows : 0;
         bench_model_skinning(rep, &a, pool, a.models[i], label);
         int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
         if (ik_rows < 0) status = EXIT_MODEL_ERROR;

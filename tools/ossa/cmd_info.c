@@ -9,6 +9,7 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "ossa/document.h"
+#include "ossa/model.h"
 
 static const char *const path_names[] = {"translation", "rotation", "scale", "weights"};
 static const char *const interp_names[] = {"LINEAR", "STEP", "CUBICSPLINE"};
@@ -249,6 +250,31 @@ static cJSON *json_meshes(const ossa_document *doc) {
     return meshes;
 }
 
+/* Runtime bytes of each clip, plain and compact (the model's default budget); nothing when the
+ * document cannot be built into a model. */
+static void print_clip_bytes(const ossa_document *doc) {
+    ossa_model_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.skip_cpu_skinning = 1;
+    ossa_model *plain = NULL, *compact = NULL;
+    ossa_error error;
+    if (!doc->animation_count || ossa_model_create(doc, &desc, &plain, &error) != OSSA_OK) return;
+    desc.compact_clips = 1;
+    if (ossa_model_create(doc, &desc, &compact, &error) == OSSA_OK) {
+        printf("clip runtime bytes (plain, compact within the default budget):\n");
+        for (uint32_t a = 0; a < ossa_model_clip_count(plain); a++) {
+            const ossa_clip *p = ossa_model_clip(plain, a), *c = ossa_model_clip(compact, a);
+            printf("  %u", a);
+            print_name(ossa_clip_name(p));
+            printf(": plain %zu B, compact %zu B (error %.3g, budget %.3g)\n",
+                   ossa_clip_runtime_bytes(p), ossa_clip_runtime_bytes(c),
+                   (double)ossa_clip_compact_error(c), (double)ossa_clip_compact_budget(c));
+        }
+    }
+    ossa_model_free(compact);
+    ossa_model_free(plain);
+}
+
 static cJSON *json_animations(const ossa_document *doc) {
     cJSON *animations = cJSON_CreateArray();
     for (uint32_t a = 0; a < doc->animation_count; a++) {
@@ -362,6 +388,7 @@ int cmd_info(int argc, char **argv) {
     print_skins(doc);
     print_meshes(doc);
     print_animations(doc);
+    print_clip_bytes(doc);
     ossa_document_free(doc);
     return ok ? EXIT_OK : EXIT_MODEL_ERROR;
 }

@@ -1,0 +1,224 @@
+/* Compact clips (ossa_model_desc::compact_clips): every golden file played by a character of a
+ * compact model puts every node and every listed skinned vertex within the golden tolerance plus
+ * the clip's declared error; the declared error is within budget; compact clips are smaller;
+ * cursor sampling equals stateless sampling bit for bit; misuse is refused. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossa/model.h"
+#include "test_support.h"
+
+static int golden_files = 0;
+
+static ossa_model *load_model(const char *path, int compact, float budget) {
+    ossa_document *doc = NULL;
+    ossa_error error;
+    if (ossa_document_load_file(path, NULL, &doc, &error) != OSSA_OK) {
+        CHECKF(0, "%s loads: %s", path, error.message);
+        return NULL;
+    }
+    ossa_model_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.compact_clips = compact;
+    desc.compact_error = budget;
+    ossa_model *model = NULL;
+    ossa_result r = ossa_model_create(doc, &desc, &model, &error);
+    CHECKF(r == OSSA_OK, "%s: model: %s", path, error.message);
+    ossa_document_free(doc);
+    return model;
+}
+
+static double distance3(const float *a, const cJSON *b) {
+    double d2 = 0.0;
+    for (int c = 0; c < 3; c++) {
+        double d = a[c] - cJSON_GetArrayItem(b, c)->valuedouble;
+        d2 += d * d;
+    }
+    return sqrt(d2);
+}
+
+/* Index of the model primitive drawn by glTF node `node` for mesh primitive `p`, -1 if none. */
+static int32_t find_primitive(const ossa_model *model, int32_t rig_node, uint32_t p) {
+    for (uint32_t i = 0; i < ossa_model_primitive_count(model); i++) {
+        const ossa_model_primitive *info = ossa_model_primitive_info(model, i);
+        if (info->node == rig_node && info->primitive == p) return (int32_t)i;
+    }
+    return -1;
+}
+
+/* The largest distance between the character and the golden sample, nodes and vertices. */
+static double sample_error(const ossa_model *model, const ossa_character *ch, const cJSON *sample,
+                           float *positions) {
+    const ossa_rig *rig = ossa_model_rig(model);
+    const float *world = ossa_character_world(ch);
+    double worst = 0.0;
+    const cJSON *node;
+    int g = 0;
+    cJSON_ArrayForEach(node, cJSON_GetObjectItem(sample, "node_world")) {
+        const float *m = world + 12 * (size_t)rig->rig_from_gltf[g++];
+        float t[3] = {m[3], m[7], m[11]};
+        cJSON *col3 = cJSON_CreateArray();
+        for (int c = 0; c < 3; c++)
+            cJSON_AddItemToArray(col3,
+                                 cJSON_CreateNumber(cJSON_GetArrayItem(node, 12 + c)->valuedouble));
+        double d = distance3(t, col3);
+        cJSON_Delete(col3);
+        if (d > worst) worst = d;
+    }
+    const cJSON *prim;
+    cJSON_ArrayForEach(prim, cJSON_GetObjectItem(sample, "primitives")) {
+        int32_t gltf_node = cJSON_GetObjectItem(prim, "node")->valueint;
+        uint32_t p = (uint32_t)cJSON_GetObjectItem(prim, "primitive")->valueint;
+        int32_t index = find_primitive(model, rig->rig_from_gltf[gltf_node], p);
+        CHECKF(index >= 0, "primitive of node %d found", gltf_node);
+        if (index < 0) continue;
+        ossa_skin_output out = {positions, 0, NULL, 0, NULL, 0};
+        ossa_error error;
+        ossa_result r = ossa_character_skin(ch, (uint32_t)index, OSSA_SKIN_LBS, &out,
+                                            ossa_model_max_vertex_count(model), &error);
+        CHECKF(r == OSSA_OK, "skin: %s", error.message);
+        const cJSON *vertices = cJSON_GetObjectItem(prim, "vertices");
+        const cJSON *expected = cJSON_GetObjectItem(prim, "positions");
+        for (int v = 0; v < cJSON_GetArraySize(vertices); v++) {
+            int vi = cJSON_GetArrayItem(vertices, v)->valueint;
+            double d = distance3(positions + 3 * (size_t)vi, cJSON_GetArrayItem(expected, v));
+            if (d > worst) worst = d;
+        }
+    }
+    return worst;
+}
+
+/* Cursor sampling of a compact clip equals stateless sampling bit for bit, forward, backward and
+ * jumping. */
+static void check_cursor(const ossa_model *model, const ossa_clip *clip) {
+    const ossa_rig *rig = ossa_model_rig(model);
+    size_t nodes = rig->node_count, weights = rig->weight_total + 1;
+    ossa_trs *a = calloc(nodes, sizeof *a), *b = calloc(nodes, sizeof *b);
+    float *wa = calloc(weights, sizeof *wa), *wb = calloc(weights, sizeof *wb);
+    uint32_t *keys = calloc(ossa_cursor_size(clip) + 1, sizeof *keys);
+    ossa_cursor cursor = {keys, ossa_cursor_size(clip)};
+    ossa_pose pa = {a, wa}, pb = {b, wb};
+    float start = ossa_clip_start(clip), span = ossa_clip_duration(clip);
+    int same = 1;
+    for (int i = 0; i < 200; i++) {
+        float f = i < 120 ? (float)i / 100.0f : (float)((i * 37) % 83) / 70.0f - 0.1f;
+        float t = start + span * f;
+        ossa_clip_sample(rig, clip, t, &cursor, &pa);
+        ossa_clip_sample(rig, clip, t, NULL, &pb);
+        same &= !memcmp(a, b, nodes * sizeof *a) && !memcmp(wa, wb, weights * sizeof *wa);
+    }
+    CHECKF(same, "cursor and stateless compact sampling agree bit for bit");
+    if (ossa_cursor_size(clip) > 0) {
+        ossa_cursor small = {keys, ossa_cursor_size(clip) - 1};
+        CHECK(ossa_clip_sample(rig, clip, start, &small, &pa) == OSSA_ERROR_ARGUMENT);
+    }
+    free(a);
+    free(b);
+    free(wa);
+    free(wb);
+    free(keys);
+}
+
+static void check_golden(const char *path, void *user) {
+    (void)user;
+    if (strstr(path, "CROSSCHECK")) return;
+    size_t size = 0;
+    char *text = (char *)ossa_test_read_file(path, &size);
+    cJSON *golden = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECKF(golden != NULL, "%s parses", path);
+    if (!golden) return;
+    golden_files++;
+    int anim = cJSON_GetObjectItem(golden, "animation")->valueint;
+    double tol = cJSON_GetObjectItem(golden, "tolerance")->valuedouble;
+    double diagonal = cJSON_GetObjectItem(golden, "bbox_diagonal")->valuedouble;
+    const char *file = cJSON_GetObjectItem(golden, "model")->valuestring;
+    ossa_model *compact = load_model(ossa_test_shared_path(file), 1, 0.0f);
+    ossa_model *plain = load_model(ossa_test_shared_path(file), 0, 0.0f);
+    if (compact && plain) {
+        const ossa_clip *clip = ossa_model_clip(compact, (uint32_t)anim);
+        const ossa_clip *plain_clip = ossa_model_clip(plain, (uint32_t)anim);
+        float declared = ossa_clip_compact_error(clip), budget = ossa_clip_compact_budget(clip);
+        CHECKF(ossa_clip_is_compact(clip) && !ossa_clip_is_compact(plain_clip), "%s", path);
+        CHECKF(declared <= budget, "%s: declared error %g within budget %g", path, declared,
+               budget);
+        /* The default budget is 1e-4 of the model size; the goldens' bounding box is the same
+         * measure taken over what they list (animated, so they differ a little). */
+        CHECKF(budget > 0.25e-4 * diagonal && budget < 4e-4 * diagonal,
+               "%s: budget %g for a diagonal of %g", path, budget, diagonal);
+        /* Clips with nothing to compact (weights, STEP, CUBICSPLINE) pay a small header. */
+        CHECKF(ossa_clip_runtime_bytes(clip) <= ossa_clip_runtime_bytes(plain_clip) + 64,
+               "%s: compact %zu bytes, plain %zu", path, ossa_clip_runtime_bytes(clip),
+               ossa_clip_runtime_bytes(plain_clip));
+        ossa_character *ch = NULL;
+        ossa_error error;
+        CHECK(ossa_character_create(compact, &ch, &error) == OSSA_OK);
+        float *positions = calloc(3 * (size_t)ossa_model_max_vertex_count(compact) + 3, 4);
+        double worst = 0.0;
+        const cJSON *sample;
+        cJSON_ArrayForEach(sample, cJSON_GetObjectItem(golden, "samples")) {
+            double t = cJSON_GetObjectItem(sample, "time")->valuedouble;
+            CHECK(ossa_character_update(ch, clip, t, OSSA_WRAP_CLAMP, &error) == OSSA_OK);
+            double e = sample_error(compact, ch, sample, positions);
+            if (e > worst) worst = e;
+        }
+        CHECKF(worst <= tol + declared, "%s: worst distance %g > tolerance %g + declared %g", path,
+               worst, tol, declared);
+        printf("%-45s plain %6zu B compact %6zu B  error %.3g (budget %.3g) golden %.3g\n",
+               path + strlen(ossa_test_shared_dir()) + 1, ossa_clip_runtime_bytes(plain_clip),
+               ossa_clip_runtime_bytes(clip), declared, budget, worst);
+        check_cursor(compact, clip);
+        /* A compact clip belongs to its model only. */
+        ossa_character *other = NULL;
+        CHECK(ossa_character_create(plain, &other, &error) == OSSA_OK);
+        CHECK(ossa_character_update(other, clip, 0.0, OSSA_WRAP_CLAMP, &error) ==
+              OSSA_ERROR_ARGUMENT);
+        ossa_character_free(other);
+        ossa_character_free(ch);
+        free(positions);
+    }
+    ossa_model_free(compact);
+    ossa_model_free(plain);
+    cJSON_Delete(golden);
+}
+
+/* A tighter budget is honoured too (and gives larger clips); bad budgets are refused. */
+static void check_budgets(void) {
+    const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
+    ossa_model *loose = load_model(fox, 1, 0.0f), *tight = load_model(fox, 1, 0.005f);
+    if (loose && tight) {
+        const ossa_clip *a = ossa_model_clip(loose, 0), *b = ossa_model_clip(tight, 0);
+        CHECK(ossa_clip_compact_budget(b) == 0.005f);
+        CHECK(ossa_clip_compact_error(b) <= 0.005f);
+        CHECK(ossa_clip_compact_budget(a) > 0.01f); /* Fox is about 176 units across */
+        CHECK(ossa_clip_runtime_bytes(b) > ossa_clip_runtime_bytes(a));
+    }
+    ossa_model_free(loose);
+    ossa_model_free(tight);
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(ossa_document_load_file(fox, NULL, &doc, &error) == OSSA_OK);
+    float bad[3] = {-1.0f, NAN, INFINITY};
+    for (int i = 0; doc && i < 3; i++) {
+        ossa_model_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.compact_clips = 1;
+        desc.compact_error = bad[i];
+        ossa_model *model = (ossa_model *)&desc; /* must be reset to NULL */
+        CHECK(ossa_model_create(doc, &desc, &model, &error) == OSSA_ERROR_ARGUMENT);
+        CHECK(model == NULL);
+        CHECK(strstr(error.message, "compact_error") != NULL);
+    }
+    ossa_document_free(doc);
+}
+
+int main(void) {
+    char golden_dir[4096];
+    snprintf(golden_dir, sizeof golden_dir, "%s", ossa_test_shared_path("golden"));
+    ossa_test_walk(golden_dir, ".json", check_golden, NULL);
+    CHECKF(golden_files >= 30, "found %d golden files", golden_files);
+    check_budgets();
+    return ossa_test_finish("compact_clips");
+}
