@@ -154,31 +154,11 @@ int bench_ik(const char *model_path, double seconds, bench_ik_result *rows) {
         for (int kind = 0; kind < BENCH_IK_JOBS; kind++, count++) {
             snprintf(rows[count].model, sizeof rows[count].model, "%s",
                      base ? base + 1 : model_path);
-            rows[count].job = names[kind];
+            rows[count].label = names[kind];
             rows[count].ns = measure(&cases[kind], seconds / BENCH_IK_JOBS);
         }
     }
     ossa_character_free(character);
     ossa_model_free(model);
     return count;
-}
-
-void bench_ik_print_json(const bench_ik_result *rows, int count,
-                         void (*print_string)(const char *text)) {
-    fputs(",\"ik\":[", stdout);
-    for (int i = 0; i < count; i++) {
-        printf("%s{\"model\":", i ? "," : "");
-        print_string(rows[i].model);
-        printf(",\"job\":\"%s\",\"ns\":%.1f}", rows[i].job, rows[i].ns);
-    }
-    fputc(']', stdout);
-}
-
-void bench_ik_print_table(const bench_ik_result *rows, int count) {
-    if (!count) return;
-    printf("\ninverse kinematics, ns per job (two_bone: a leg; aim: the head; aim_chain: spine\n"
-           "to head):\n");
-    printf("  %-48s %10s %9s\n", "model", "job", "ns");
-    for (int i = 0; i < count; i++)
-        printf("  %-48s %10s %9.1f\n", rows[i].model, rows[i].job, rows[i].ns);
 }

@@ -3,11 +3,10 @@
 #ifndef OSSA_TOOL_BENCH_IK_H
 #define OSSA_TOOL_BENCH_IK_H
 
-typedef struct bench_ik_result {
-    char model[256]; /* the model's file name */
-    const char *job; /* "two_bone" (a leg), "aim" (the head), "aim_chain" (spine to head) */
-    double ns;       /* per call, the fastest slice */
-} bench_ik_result;
+#include "bench_rows.h"
+
+/* Rows labelled "two_bone" (a leg), "aim" (the head), "aim_chain" (spine to head). */
+typedef bench_ns_row bench_ik_result;
 
 /* Rows per model at most. */
 #define BENCH_IK_JOBS 3

@@ -92,7 +92,7 @@ int bench_motion(const char *model_path, double seconds, bench_motion_result *ro
         for (int kind = 0; kind < BENCH_MOTION_ROWS; kind++, count++) {
             snprintf(rows[count].model, sizeof rows[count].model, "%s",
                      base ? base + 1 : model_path);
-            rows[count].what = names[kind];
+            rows[count].label = names[kind];
             c.kind = kind;
             ossa_mix_player_set_root_motion(c.player, kind == 2 ? &c.desc : NULL, NULL);
             rows[count].ns = measure(&c, seconds / (BENCH_MOTION_ROWS + 1));
@@ -107,24 +107,4 @@ int bench_motion(const char *model_path, double seconds, bench_motion_result *ro
     ossa_model_free(model);
     bench_motion_sink = c.sink; /* the results stay observable: no call is optimised away */
     return count;
-}
-
-void bench_motion_print_json(const bench_motion_result *rows, int count,
-                             void (*print_string)(const char *text)) {
-    fputs(",\"root_motion\":[", stdout);
-    for (int i = 0; i < count; i++) {
-        printf("%s{\"model\":", i ? "," : "");
-        print_string(rows[i].model);
-        printf(",\"what\":\"%s\",\"ns\":%.1f}", rows[i].what, rows[i].ns);
-    }
-    fputc(']', stdout);
-}
-
-void bench_motion_print_table(const bench_motion_result *rows, int count) {
-    if (!count) return;
-    printf("\nroot motion, ns per character (split: one root transform; clip: the motion a clip\n"
-           "accumulates to a position; player: what root motion adds to a player's frame):\n");
-    printf("  %-48s %10s %9s\n", "model", "what", "ns");
-    for (int i = 0; i < count; i++)
-        printf("  %-48s %10s %9.1f\n", rows[i].model, rows[i].what, rows[i].ns);
 }

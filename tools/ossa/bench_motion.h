@@ -3,11 +3,10 @@
 #ifndef OSSA_TOOL_BENCH_MOTION_H
 #define OSSA_TOOL_BENCH_MOTION_H
 
-typedef struct bench_motion_result {
-    char model[256];  /* the model's file name */
-    const char *what; /* "split", "clip" or "player" (see bench_motion) */
-    double ns;        /* per call, the fastest slice */
-} bench_motion_result;
+#include "bench_rows.h"
+
+/* Rows labelled "split", "clip" or "player" (see bench_motion). */
+typedef bench_ns_row bench_motion_result;
 
 /* Rows per model at most. */
 #define BENCH_MOTION_ROWS 3

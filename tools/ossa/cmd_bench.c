@@ -532,8 +532,9 @@ static void print_json(const bench_report *rep, const bench_args *a) {
     }
     fputc(']', stdout);
     print_json_skinning(rep);
-    bench_ik_print_json(rep->ik, rep->ik_count, print_json_string);
-    bench_motion_print_json(rep->motion, rep->motion_count, print_json_string);
+    bench_ns_rows_print_json("ik", "job", rep->ik, rep->ik_count, print_json_string);
+    bench_ns_rows_print_json("root_motion", "what", rep->motion, rep->motion_count,
+                             print_json_string);
     fputs("}\n", stdout);
 }
 
@@ -613,8 +614,13 @@ static void print_table(const bench_report *rep, const bench_args *a) {
                c->ns_compact / c->ns_plain);
     }
     print_table_skinning(rep);
-    bench_ik_print_table(rep->ik, rep->ik_count);
-    bench_motion_print_table(rep->motion, rep->motion_count);
+    bench_ns_rows_print_table("inverse kinematics, ns per job (two_bone: a leg; aim: the head; "
+                              "aim_chain: spine\nto head):",
+                              "job", rep->ik, rep->ik_count);
+    bench_ns_rows_print_table("root motion, ns per character (split: one root transform; clip: the "
+                              "motion a clip\naccumulates to a position; player: what root motion "
+                              "adds to a player's frame):",
+                              "what", rep->motion, rep->motion_count);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
