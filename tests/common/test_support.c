@@ -37,6 +37,14 @@ const char *ossa_test_shared_path(const char *relative) {
     return buf;
 }
 
+void ossa_test_write_file(const char *path, const void *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    CHECKF(f != NULL, "cannot write %s", path);
+    if (!f) return;
+    CHECK(fwrite(data, 1, size, f) == size);
+    fclose(f);
+}
+
 unsigned char *ossa_test_read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;

@@ -44,6 +44,9 @@ const char *ossa_test_shared_dir(void);
 /* Joins the shared folder and a relative path into a static buffer (valid until the next call). */
 const char *ossa_test_shared_path(const char *relative);
 
+/* Writes a whole file (a failed CHECK when it cannot). */
+void ossa_test_write_file(const char *path, const void *data, size_t size);
+
 /* Reads a whole file; returns NULL on failure. The caller frees the result. */
 unsigned char *ossa_test_read_file(const char *path, size_t *size);
 

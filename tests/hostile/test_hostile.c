@@ -412,14 +412,6 @@ static void data_uris(void) {
 
 static char tmp_root[256];
 
-static void write_file(const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    CHECKF(f != NULL, "cannot write %s", path);
-    if (!f) return;
-    CHECK(fwrite(data, 1, size, f) == size);
-    fclose(f);
-}
-
 /* A .gltf in tmp_root/model/ whose buffer has this URI; the buffer file exists at
  * tmp_root/outside.bin and tmp_root/model/inside.bin. */
 static void run_uri(const char *name, const char *uri, int unsafe, ossa_result expect) {
@@ -431,7 +423,7 @@ static void run_uri(const char *name, const char *uri, int unsafe, ossa_result e
              "\"type\":\"SCALAR\"}]}",
              uri);
     snprintf(path, sizeof path, "%s/model/model.gltf", tmp_root);
-    write_file(path, json, strlen(json));
+    ossa_test_write_file(path, json, strlen(json));
     ossa_load_options options;
     memset(&options, 0, sizeof options);
     options.allow_unsafe_paths = unsafe;
@@ -459,9 +451,9 @@ static void uris(void) {
     snprintf(path, sizeof path, "%s/model", tmp_root);
     CHECK(mkdir(path, 0700) == 0);
     snprintf(path, sizeof path, "%s/outside.bin", tmp_root);
-    write_file(path, &value, sizeof value);
+    ossa_test_write_file(path, &value, sizeof value);
     snprintf(path, sizeof path, "%s/model/inside.bin", tmp_root);
-    write_file(path, &value, sizeof value);
+    ossa_test_write_file(path, &value, sizeof value);
     run_uri("uri: relative, inside the folder", "inside.bin", 0, OSSA_OK);
     run_uri("uri: ../", "../outside.bin", 0, OSSA_ERROR_INVALID);
     run_uri("uri: a/../../", "model/../../outside.bin", 0, OSSA_ERROR_INVALID);

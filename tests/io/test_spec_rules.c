@@ -247,14 +247,6 @@ static void test_byte_stride(void) {
     ossa_document_free(doc);
 }
 
-static void write_file(const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    CHECKF(f != NULL, "cannot write %s", path);
-    if (!f) return;
-    CHECK(fwrite(data, 1, size, f) == size);
-    fclose(f);
-}
-
 /* Loads dir/model.gltf whose buffer has this URI; returns the first float read, or -1. */
 static ossa_result load_uri(const char *dir, const char *uri, float *value, ossa_error *error) {
     char path[512], json[1024];
@@ -264,7 +256,7 @@ static ossa_result load_uri(const char *dir, const char *uri, float *value, ossa
              "\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}]}",
              uri);
     snprintf(path, sizeof path, "%s/model.gltf", dir);
-    write_file(path, json, strlen(json));
+    ossa_test_write_file(path, json, strlen(json));
     ossa_document *doc = NULL;
     ossa_result r = ossa_document_load_file(path, NULL, &doc, error);
     *value = -1;
@@ -287,9 +279,9 @@ static void test_dot_segments(void) {
     CHECK(mkdir(dir, 0700) == 0);
     float inside = 7.0f, outside = 9.0f;
     snprintf(path, sizeof path, "%s/x.bin", dir);
-    write_file(path, &inside, 4);
+    ossa_test_write_file(path, &inside, 4);
     snprintf(path, sizeof path, "%s/x.bin", root);
-    write_file(path, &outside, 4);
+    ossa_test_write_file(path, &outside, 4);
     const char *fine[] = {"sub/../x.bin", "./sub/./deeper/../../x.bin", "sub%2F..%2Fx.bin"};
     for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
         float value;

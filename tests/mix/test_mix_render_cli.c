@@ -6,14 +6,6 @@
 
 #include "test_support.h"
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 static unsigned char *render(const char *fox, const char *mix, double t, size_t *size) {
     char args[2048], *err = NULL;
     snprintf(args, sizeof args,
@@ -30,9 +22,10 @@ static unsigned char *render(const char *fox, const char *mix, double t, size_t 
 int main(void) {
     char fox[1024];
     snprintf(fox, sizeof fox, "%s", ossa_test_shared_path("models/Fox/Fox.glb"));
-    write_text("mix_render_test.json",
-               "{\"layers\":[{\"animation\":\"Walk\",\"weight\":[[1,1],[1.5,0]],\"sync\":\"legs\"},"
-               "{\"animation\":\"Run\",\"weight\":[[1,0],[1.5,1]],\"sync\":\"legs\"}]}");
+    static const char walk_run[] =
+        "{\"layers\":[{\"animation\":\"Walk\",\"weight\":[[1,1],[1.5,0]],\"sync\":\"legs\"},"
+        "{\"animation\":\"Run\",\"weight\":[[1,0],[1.5,1]],\"sync\":\"legs\"}]}";
+    ossa_test_write_file("mix_render_test.json", walk_run, strlen(walk_run));
     size_t a_size = 0, b_size = 0, c_size = 0;
     unsigned char *a = render(fox, "mix_render_test.json", 0.5, &a_size);
     unsigned char *b = render(fox, "mix_render_test.json", 2.5, &b_size);
@@ -42,8 +35,8 @@ int main(void) {
     CHECK(a && c && a_size == c_size && memcmp(a, c, a_size) == 0);   /* a clock is one pose */
     free(a), free(b), free(c);
 
-    write_text("mix_render_test.json",
-               "{\"layers\":[{\"animation\":\"Walk\",\"wrap\":\"bounce\"}]}");
+    static const char bad_wrap[] = "{\"layers\":[{\"animation\":\"Walk\",\"wrap\":\"bounce\"}]}";
+    ossa_test_write_file("mix_render_test.json", bad_wrap, strlen(bad_wrap));
     char args[2048], *err = NULL;
     snprintf(args, sizeof args, "render '%s' --mix mix_render_test.json -o mix_render_test.png",
              fox);

@@ -6,17 +6,9 @@
 
 #include "test_support.h"
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 static unsigned char *render(const char *model, const char *json, double t, size_t *size) {
     char args[2048], *err = NULL;
-    write_text("motion_render_test.json", json);
+    ossa_test_write_file("motion_render_test.json", json, strlen(json));
     snprintf(args, sizeof args,
              "render '%s' --mix motion_render_test.json --time %g --size 96x72 "
              "-o motion_render_test.png",
