@@ -57,22 +57,11 @@ static double slice(clip_crowd *c, const ossa_rig *rig, const ossa_clip *clip, d
 }
 
 static ossa_model *load(const char *path, int compact) {
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
-    ossa_error error;
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
     desc.compact_clips = compact;
-    ossa_result r = ossa_document_load_file(path, cli_load_options(), &doc, &error);
-    if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
-    ossa_document_free(doc);
-    if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
-    }
-    return model;
+    return cli_load_model(path, &desc);
 }
 
 int bench_clips(const char *model_path, int characters, double seconds, bench_clip_result *out,

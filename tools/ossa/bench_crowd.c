@@ -64,21 +64,11 @@ int bench_crowd(const char *model_path, int characters, double seconds, ossa_thr
     memset(out, 0, sizeof *out);
     const char *base = strrchr(model_path, '/');
     snprintf(out->model, sizeof out->model, "%s", base ? base + 1 : model_path);
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
-    ossa_error error;
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1; /* only the update is measured */
-    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
-    if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
-    ossa_document_free(doc);
-    if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
-        return 1;
-    }
+    ossa_model *model = cli_load_model(model_path, &desc);
+    if (!model) return 1;
     if (characters < 1) characters = 1;
     crowd c;
     int ok = crowd_alloc(&c, model, characters);

@@ -125,21 +125,15 @@ static int setup(const ossa_model *model, ossa_character *character, const known
 }
 
 int bench_ik(const char *model_path, double seconds, bench_ik_result *rows) {
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
     ossa_character *character = NULL;
     ossa_error error;
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
-    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
-    if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
-    ossa_document_free(doc);
-    if (r == OSSA_OK) r = ossa_character_create(model, &character, &error);
-    if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
+    ossa_model *model = cli_load_model(model_path, &desc);
+    if (!model) return -1;
+    if (ossa_character_create(model, &character, &error) != OSSA_OK) {
+        cli_report_error(model_path, &error);
         ossa_model_free(model);
         return -1;
     }

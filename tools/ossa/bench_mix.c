@@ -84,40 +84,32 @@ int bench_mix(const char *model_path, int characters, double seconds, bench_mix_
     memset(out, 0, sizeof *out);
     const char *base = strrchr(model_path, '/');
     snprintf(out->model, sizeof out->model, "%s", base ? base + 1 : model_path);
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
-    ossa_mix *mix = NULL;
-    ossa_error error;
     ossa_model_desc desc = {.skip_cpu_skinning = 1};
-    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
-    if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
-    ossa_document_free(doc);
-    uint32_t n = model ? ossa_model_clip_count(model) : 0;
-    if (r == OSSA_OK && n == 0) {
+    ossa_model *model = cli_load_model(model_path, &desc);
+    if (!model) return 1;
+    uint32_t n = ossa_model_clip_count(model);
+    if (n == 0) {
         ossa_model_free(model);
         fprintf(stderr, "error: %s: no animation to mix\n", out->model);
         return 1;
     }
-    const ossa_rig *rig = model ? ossa_model_rig(model) : NULL;
-    if (r == OSSA_OK) {
-        ossa_mix_mask_entry entry = {(uint32_t)rig->gltf_from_rig[rig->node_count / 3], 1};
-        ossa_mix_mask mask = {.default_value = 0, .entry_count = 1, .entries = &entry};
-        ossa_mix_point w06 = {0, 0.6}, w04 = {0, 0.4}, w05 = {0, 0.5};
-        ossa_mix_layer layers[4] = {
-            {.clip = ossa_model_clip(model, 0), .weight_count = 1, .weights = &w06},
-            {.clip = ossa_model_clip(model, 1 % n), .weight_count = 1, .weights = &w04},
-            {.clip = ossa_model_clip(model, 2 % n), .mask = &mask},
-            {.clip = ossa_model_clip(model, 0),
-             .mode = OSSA_MIX_ADDITIVE,
-             .weight_count = 1,
-             .weights = &w05}};
-        ossa_mix_desc mix_desc = {.layer_count = 4, .layers = layers};
-        r = ossa_mix_create(rig, &mix_desc, &mix, &error);
-    }
-    if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
+    const ossa_rig *rig = ossa_model_rig(model);
+    ossa_mix_mask_entry entry = {(uint32_t)rig->gltf_from_rig[rig->node_count / 3], 1};
+    ossa_mix_mask mask = {.default_value = 0, .entry_count = 1, .entries = &entry};
+    ossa_mix_point w06 = {0, 0.6}, w04 = {0, 0.4}, w05 = {0, 0.5};
+    ossa_mix_layer layers[4] = {
+        {.clip = ossa_model_clip(model, 0), .weight_count = 1, .weights = &w06},
+        {.clip = ossa_model_clip(model, 1 % n), .weight_count = 1, .weights = &w04},
+        {.clip = ossa_model_clip(model, 2 % n), .mask = &mask},
+        {.clip = ossa_model_clip(model, 0),
+         .mode = OSSA_MIX_ADDITIVE,
+         .weight_count = 1,
+         .weights = &w05}};
+    ossa_mix_desc mix_desc = {.layer_count = 4, .layers = layers};
+    ossa_mix *mix = NULL;
+    ossa_error error;
+    if (ossa_mix_create(rig, &mix_desc, &mix, &error) != OSSA_OK) {
+        cli_report_error(model_path, &error);
         ossa_model_free(model);
         return 1;
     }

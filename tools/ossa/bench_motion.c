@@ -60,19 +60,11 @@ static double measure(motion_case *c, double seconds) {
 }
 
 int bench_motion(const char *model_path, double seconds, bench_motion_result *rows) {
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
-    ossa_error error;
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
-    ossa_result r = ossa_document_load_file(model_path, cli_load_options(), &doc, &error);
-    if (r == OSSA_OK) r = ossa_model_create(doc, &desc, &model, &error);
-    ossa_document_free(doc);
-    if (r != OSSA_OK) {
-        cli_report_error(model_path, &error);
-        return -1;
-    }
+    ossa_model *model = cli_load_model(model_path, &desc);
+    if (!model) return -1;
     motion_case c;
     memset(&c, 0, sizeof c);
     c.rig = ossa_model_rig(model);

@@ -153,17 +153,12 @@ static int alloc_outputs(bench_skin_crowd *c) {
 
 bench_skin_crowd *bench_skin_crowd_create(const char *model_path, int characters) {
     bench_skin_crowd *c = calloc(1, sizeof *c);
-    ossa_document *doc = NULL;
-    ossa_error error;
-    memset(&error, 0, sizeof error);
-    ossa_result r = c ? ossa_document_load_file(model_path, cli_load_options(), &doc, &error)
-                      : OSSA_ERROR_OUT_OF_MEMORY;
-    if (r == OSSA_OK) r = ossa_model_create(doc, NULL, &c->model, &error);
-    ossa_document_free(doc);
-    if (r != OSSA_OK) {
-        char text[1100];
-        ossa_error_format(&error, text, sizeof text);
-        fprintf(stderr, "error: %s\n", text);
+    if (!c) {
+        fprintf(stderr, "error: %s: out of memory\n", model_path);
+        return NULL;
+    }
+    c->model = cli_load_model(model_path, NULL);
+    if (!c->model) {
         bench_skin_crowd_free(c);
         return NULL;
     }

@@ -21,3 +21,14 @@ ossa_load_options *cli_load_options(void) {
     static ossa_load_options options;
     return &options;
 }
+
+ossa_model *cli_load_model(const char *path, const ossa_model_desc *desc) {
+    ossa_document *doc = NULL;
+    ossa_model *model = NULL;
+    ossa_error error;
+    ossa_result r = ossa_document_load_file(path, cli_load_options(), &doc, &error);
+    if (r == OSSA_OK) r = ossa_model_create(doc, desc, &model, &error);
+    ossa_document_free(doc);
+    if (r != OSSA_OK) cli_report_error(path, &error);
+    return model;
+}

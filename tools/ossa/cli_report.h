@@ -5,6 +5,7 @@
 #define OSSA_TOOL_CLI_REPORT_H
 
 #include "ossa/document.h"
+#include "ossa/model.h"
 #include "ossa/result.h"
 
 /* "error: FILE: JSON-PATH: message" (FILE: the error's own file when `file` is NULL). */
@@ -16,5 +17,9 @@ void cli_report_warnings(const char *file, const ossa_document *document);
 /* The load options of the running command (all defaults unless a command sets them from its
  * options, as bench does for --allow-unsafe-paths): for helpers that load models themselves. */
 ossa_load_options *cli_load_options(void);
+
+/* The model of a file, loaded with cli_load_options and built with desc (NULL: defaults); the
+ * document is freed. NULL when it cannot be had, with the error reported. */
+ossa_model *cli_load_model(const char *path, const ossa_model_desc *desc);
 
 #endif
