@@ -66,6 +66,17 @@ GLuint gpu_make_buffer(GLenum target, const void *data, size_t size, GLenum usag
     return buffer;
 }
 
+void gpu_primitive_set_vertices(gpu_primitive *p, const float *positions, const float *normals) {
+    size_t bytes = sizeof(float) * 3 * p->vertex_count;
+    glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_POSITION]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, positions);
+    if (normals) {
+        glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_NORMAL]);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, normals);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 void gpu_primitive_release(gpu_primitive *p) {
     glDeleteBuffers((GLsizei)(sizeof p->buffers / sizeof p->buffers[0]), p->buffers);
     if (p->targets_buffer) glDeleteBuffers(1, &p->targets_buffer);

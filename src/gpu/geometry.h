@@ -21,4 +21,7 @@ GLuint gpu_make_buffer(GLenum target, const void *data, size_t size, GLenum usag
 /* Frees the GL objects of a primitive (not its texture, which its owner frees). */
 void gpu_primitive_release(gpu_primitive *primitive);
 
+/* Replaces a primitive's positions and normals (3 floats per vertex; normals NULL: kept). */
+void gpu_primitive_set_vertices(gpu_primitive *p, const float *positions, const float *normals);
+
 #endif

@@ -79,9 +79,12 @@ typedef struct gpu_material {
 /* The material of an ossa_model_material (NULL: glTF's default material). */
 void gpu_material_set(gpu_material *out, const ossa_model_material *material);
 
+/* The vertex buffers of a primitive. */
+enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX, GPU_BUFFER_COUNT };
+
 typedef struct gpu_primitive {
     GLuint vao;
-    GLuint buffers[4];                      /* position, normal, uv, index */
+    GLuint buffers[GPU_BUFFER_COUNT];       /* by BUF_*; influences: gpu_influences */
     GLuint targets_buffer, targets_texture; /* 2 RGBA32F texels per target and vertex */
     gpu_influences influences;
     uint32_t vertex_count, index_count;

@@ -9,8 +9,6 @@
 #include "influence_upload.h"
 #include "mesh_texture.h"
 
-enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX };
-
 typedef struct upload_state {
     const ossa_document *document;
     ossa_gpu_mesh *mesh;
@@ -290,13 +288,5 @@ uint32_t ossa_gpu_mesh_target_count(const ossa_gpu_mesh *mesh) {
 void ossa_gpu_mesh_update_vertices(ossa_gpu_mesh *mesh, uint32_t primitive, const float *positions,
                                    const float *normals) {
     if (primitive >= mesh->primitive_count) return;
-    gpu_primitive *p = &mesh->primitives[primitive];
-    size_t bytes = sizeof(float) * 3 * p->vertex_count;
-    glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_POSITION]);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, positions);
-    if (normals) {
-        glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_NORMAL]);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, normals);
-    }
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gpu_primitive_set_vertices(&mesh->primitives[primitive], positions, normals);
 }

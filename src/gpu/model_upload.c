@@ -7,9 +7,6 @@
 #include "gpu_model.h"
 #include "influence_upload.h"
 
-/* Buffer slots of a model primitive (influences: gpu_influences, influence_upload.h). */
-enum { BUF_POSITION, BUF_NORMAL, BUF_UV, BUF_INDEX };
-
 static ossa_result fail_at(ossa_error *error, const ossa_model *model, uint32_t index,
                            ossa_result code, const char *message) {
     gpu_fail(error, code, "%s", message);
@@ -132,13 +129,6 @@ ossa_result ossa_gpu_model_set_vertices(ossa_gpu_model *gpu, uint32_t primitive,
         return gpu_fail(error, OSSA_ERROR_ARGUMENT, "primitive %u has %u vertices, %u given%s",
                         primitive, p->vertex_count, vertex_count,
                         positions ? "" : " (positions NULL)");
-    size_t bytes = sizeof(float) * 3 * p->vertex_count;
-    glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_POSITION]);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, positions);
-    if (normals) {
-        glBindBuffer(GL_ARRAY_BUFFER, p->buffers[BUF_NORMAL]);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, normals);
-    }
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gpu_primitive_set_vertices(p, positions, normals);
     return OSSA_OK;
 }
