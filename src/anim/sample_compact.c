@@ -1,72 +1,115 @@
-/* Sampling compact clips (clip_compact.h): per timeline one key search, then each track's two
- * keys decoded from 16 bits straight into a small stack block laid out like ossa_clip::batch_keys,
- * so the plain clips' batched slerp and lerp kernels interpolate them. Nothing is decompressed
- * ahead of time. */
+/* Sampling compact clips (clip_compact.h): per timeline one key search, then its tracks decoded
+ * from 16 bits and interpolated, class by class. The AVX-512 path (sample_compact_avx512.c) does
+ * sixteen tracks per register; this file holds the portable path, the same operations one track
+ * at a time, and the choice between them. Nothing is decompressed ahead of time. */
 #include <string.h>
 
 #include "anim/key_search.h"
-#include "anim/track_batch.h"
+#include "anim/slerp.h"
 #include "clip/clip_compact.h"
 
-/* Tracks decoded per kernel call; the block holds two keys of that many, plus the slack the
- * kernels' whole-vector loads may touch past the last track. */
-#define CHUNK        16u
-#define BLOCK_FLOATS (2u * 4u * CHUNK + OSSA_BATCH_KEY_SLACK)
+/* Where a timeline's ranges and per-track arrays start. */
+typedef struct classes {
+    const float *rot3_range, *vec_range; /* ranges */
+    const uint16_t *targets;
+    const uint8_t *dropped;
+} classes;
 
-static void slerp_chunk(const ossa_compact_track *tracks, uint32_t n, const uint16_t *row0,
-                        const uint16_t *row1, float u, int wide, float *block, float *local) {
-    ossa_track targets[CHUNK]; /* the kernels read each track's target_offset only */
-    for (uint32_t j = 0; j < n; j++) {
-        targets[j].target_offset = tracks[j].target_offset;
-        ossa_compact_decode(&tracks[j], row0, block + 4 * j);
-        ossa_compact_decode(&tracks[j], row1, block + 4 * CHUNK + 4 * j);
-    }
-#ifdef OSSA_ANIM_AVX512
-    if (wide) {
-        ossa_slerp_tracks16(block, 4 * CHUNK, targets, n, u, local);
-        return;
-    }
-#else
-    (void)wide;
-#endif
-    for (uint32_t first = 0; first < n; first += 4)
-        ossa_slerp_tracks4(block + 4 * first, 4 * CHUNK, targets + first,
-                           n - first < 4 ? n - first : 4, u, local);
+static classes classes_of(const struct ossa_compact *c, const ossa_compact_timeline *tl) {
+    classes s;
+    s.rot3_range = c->ranges + tl->range_offset;
+    s.vec_range = s.rot3_range + 6 * tl->rot3;
+    s.targets = c->targets + tl->first_track;
+    s.dropped = c->dropped + tl->first_track;
+    return s;
 }
 
-static void lerp_chunk(const ossa_compact_track *tracks, uint32_t n, const uint16_t *row0,
-                       const uint16_t *row1, float u, int wide, float *block, float *local) {
-    ossa_track targets[CHUNK]; /* the kernels read each track's target_offset only */
-    for (uint32_t j = 0; j < n; j++) {
-        targets[j].target_offset = tracks[j].target_offset;
-        ossa_compact_decode(&tracks[j], row0, block + 4 * j);
-        block[4 * j + 3] = 0.0f;
-        ossa_compact_decode(&tracks[j], row1, block + OSSA_BATCH_KEY_STRIDE(n) + 4 * j);
-        block[OSSA_BATCH_KEY_STRIDE(n) + 4 * j + 3] = 0.0f;
+/* Track j of each class in one row, decoded. */
+static void rot3_at(const ossa_compact_timeline *tl, const classes *s, const uint16_t *row,
+                    uint32_t j, float *out) {
+    uint32_t n = tl->rot3;
+    ossa_compact_decode_rot3(row + j, n, s->rot3_range + j, s->rot3_range + 3 * n + j, n,
+                             s->dropped[j], out);
+}
+
+static void rot4_at(const ossa_compact_timeline *tl, const uint16_t *row, uint32_t j, float *out) {
+    ossa_compact_decode_rot4(row + 3 * tl->rot3 + j, tl->rot4, out);
+}
+
+static void vec_at(const ossa_compact_timeline *tl, const classes *s, const uint16_t *row,
+                   uint32_t j, float *out) {
+    uint32_t n = tl->vec;
+    ossa_compact_decode_vec(row + 3 * tl->rot3 + 4 * tl->rot4 + j, n, s->vec_range + j,
+                            s->vec_range + 3 * n + j, n, out);
+}
+
+static void between_portable(const struct ossa_compact *c, const ossa_compact_timeline *tl,
+                             uint32_t k, float u, float *local) {
+    classes s = classes_of(c, tl);
+    const uint16_t *row0 = c->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
+    const uint16_t *row1 = row0 + ossa_compact_stride(tl);
+    float a[4], b[4];
+    uint32_t t = 0;
+    for (uint32_t j = 0; j < tl->rot3; j++, t++) {
+        rot3_at(tl, &s, row0, j, a);
+        rot3_at(tl, &s, row1, j, b);
+        ossa_quat_slerp(a, b, u, local + s.targets[t]);
     }
-#ifdef OSSA_ANIM_AVX512
-    if (wide) {
-        ossa_lerp_tracks_avx512(block, targets, n, u, local);
-        return;
+    for (uint32_t j = 0; j < tl->rot4; j++, t++) {
+        rot4_at(tl, row0, j, a);
+        rot4_at(tl, row1, j, b);
+        ossa_quat_slerp(a, b, u, local + s.targets[t]);
     }
-#else
-    (void)wide;
-#endif
-    ossa_lerp_tracks(block, targets, n, u, local);
+    for (uint32_t j = 0; j < tl->vec; j++, t++) {
+        vec_at(tl, &s, row0, j, a);
+        vec_at(tl, &s, row1, j, b);
+        float *out = local + s.targets[t];
+        for (int i = 0; i < 3; i++)
+            out[i] = a[i] + (b[i] - a[i]) * u;
+    }
+}
+
+static void at_portable(const struct ossa_compact *c, const ossa_compact_timeline *tl, uint32_t k,
+                        float *local) {
+    classes s = classes_of(c, tl);
+    const uint16_t *row = c->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
+    uint32_t t = 0;
+    for (uint32_t j = 0; j < tl->rot3; j++, t++)
+        rot3_at(tl, &s, row, j, local + s.targets[t]);
+    for (uint32_t j = 0; j < tl->rot4; j++, t++)
+        rot4_at(tl, row, j, local + s.targets[t]);
+    for (uint32_t j = 0; j < tl->vec; j++, t++)
+        vec_at(tl, &s, row, j, local + s.targets[t]);
 }
 
 void ossa_compact_sample(const struct ossa_compact *compact, float time, uint32_t *cursor, int wide,
                          ossa_pose *pose) {
     float *local = (float *)pose->local;
-    _Alignas(64) float block[BLOCK_FLOATS];
-    memset(block, 0, sizeof block);
+#ifdef OSSA_ANIM_AVX512
+    wide = wide && ossa_compact_avx512_supported();
+#endif
+    const float *value = compact->const_values;
+    for (uint32_t i = 0; i < compact->const3; i++, value += 3)
+        memcpy(local + compact->const_targets[i], value, 3 * sizeof *value);
+    for (uint32_t i = 0; i < compact->const4; i++, value += 4)
+        memcpy(local + compact->const_targets[compact->const3 + i], value, 4 * sizeof *value);
     for (uint32_t i = 0; i < compact->timeline_count; i++) {
         const ossa_compact_timeline *tl = &compact->timelines[i];
         const float *times = compact->times + tl->time_offset;
-        const uint16_t *rows = compact->keys + tl->key_offset;
-        const ossa_compact_track *tracks = compact->tracks + tl->first_track;
         uint32_t last = tl->key_count - 1, k;
-        if (!(time > times[0])) { /* also NaN */
+        float u = 0.0f;
+        if (tl->uniform) {            /* no search: the key is the whole part of a product */
+            if (!(time > times[0])) { /* also NaN */
+                k = 0;
+            } else if (time >= times[1]) {
+                k = last;
+            } else {
+                float f = (time - times[0]) * times[2];
+                k = (uint32_t)f;
+                if (k > last - 1) k = last - 1;
+                u = f - (float)k;
+            }
+        } else if (!(time > times[0])) { /* also NaN */
             k = 0;
         } else if (time >= times[last]) {
             k = last;
@@ -74,25 +117,24 @@ void ossa_compact_sample(const struct ossa_compact *compact, float time, uint32_
             k = cursor ? ossa_find_key(times, tl->key_count, time, cursor[i])
                        : ossa_find_key_stateless(times, tl->key_count, time);
             if (cursor) cursor[i] = k;
-            if (time != times[k]) {
-                float u = (time - times[k]) / (times[k + 1] - times[k]);
-                const uint16_t *row0 = rows + (size_t)k * tl->key_stride;
-                const uint16_t *row1 = row0 + tl->key_stride;
-                for (uint32_t first = 0; first < tl->rotation_count; first += CHUNK) {
-                    uint32_t n = tl->rotation_count - first;
-                    slerp_chunk(tracks + first, n < CHUNK ? n : CHUNK, row0, row1, u, wide, block,
-                                local);
-                }
-                for (uint32_t first = tl->rotation_count; first < tl->track_count; first += CHUNK) {
-                    uint32_t n = tl->track_count - first;
-                    lerp_chunk(tracks + first, n < CHUNK ? n : CHUNK, row0, row1, u, wide, block,
-                               local);
-                }
+            if (time != times[k]) u = (time - times[k]) / (times[k + 1] - times[k]);
+        }
+        if (u != 0.0f) {
+#ifdef OSSA_ANIM_AVX512
+            if (wide) {
+                ossa_compact_between_avx512(compact, tl, k, u, local);
                 continue;
             }
+#endif
+            between_portable(compact, tl, k, u, local);
+            continue;
         }
-        const uint16_t *row = rows + (size_t)k * tl->key_stride;
-        for (uint32_t j = 0; j < tl->track_count; j++)
-            ossa_compact_decode(&tracks[j], row, local + tracks[j].target_offset);
+#ifdef OSSA_ANIM_AVX512
+        if (wide) {
+            ossa_compact_at_avx512(compact, tl, k, local);
+            continue;
+        }
+#endif
+        at_portable(compact, tl, k, local);
     }
 }

@@ -38,14 +38,45 @@ static uint32_t track_floats(const ossa_clip *clip, const ossa_track *t) {
 
 /* ---- quantization ---------------------------------------------------------------------- */
 
-static uint32_t stored_components(const ossa_compact_track *t) {
+/* How one LINEAR translation, rotation or scale track is stored while building (the runtime
+ * layout is in clip_compact.h): ranges, the rebuilt component of a rotation (4: none, a rot4
+ * track) and where its components sit in a row of the build's own rows. */
+typedef struct track_plan {
+    float offset[3];
+    float step[3];
+    uint32_t key_at; /* first uint16 of the track in a build row */
+    uint8_t path;    /* ossa_path */
+    uint8_t dropped;
+} track_plan;
+
+/* The class of a plan (clip_compact.h): 0 rot3, 1 rot4, 2 vec. */
+static int plan_class(const track_plan *t) {
+    return t->path != OSSA_PATH_ROTATION ? 2 : t->dropped == 4;
+}
+
+/* One key of a planned track from its stored components, as every sampling path decodes it. */
+static void decode_plan(const track_plan *t, const uint16_t *q, float *out) {
+    switch (plan_class(t)) {
+    case 0:
+        ossa_compact_decode_rot3(q, 1, t->offset, t->step, 1, t->dropped, out);
+        break;
+    case 1:
+        ossa_compact_decode_rot4(q, 1, out);
+        break;
+    default:
+        ossa_compact_decode_vec(q, 1, t->offset, t->step, 1, out);
+        break;
+    }
+}
+
+static uint32_t stored_components(const track_plan *t) {
     return t->path == OSSA_PATH_ROTATION && t->dropped == 4 ? 4 : 3;
 }
 
 /* Chooses the track's storage (for rotations the component to drop: the one whose smallest
  * magnitude over the keys is largest, if it stays above 0.3 so that rebuilding it from the
  * others does not magnify their error much) and its per-component ranges. */
-static void plan_track(const float *values, uint32_t keys, uint8_t path, ossa_compact_track *t) {
+static void plan_track(const float *values, uint32_t keys, uint8_t path, track_plan *t) {
     memset(t, 0, sizeof *t);
     t->path = path;
     uint32_t comps = path == OSSA_PATH_ROTATION ? 4 : 3;
@@ -85,7 +116,7 @@ static void plan_track(const float *values, uint32_t keys, uint8_t path, ossa_co
     }
 }
 
-static void quantize_key(const ossa_compact_track *t, const float *v, uint16_t *out) {
+static void quantize_key(const track_plan *t, const float *v, uint16_t *out) {
     uint32_t comps = t->path == OSSA_PATH_ROTATION ? 4 : 3;
     float sign = t->dropped < 4 && v[t->dropped] < 0.0f ? -1.0f : 1.0f;
     for (uint32_t c = 0, i = 0; c < comps; c++) {
@@ -106,7 +137,7 @@ typedef struct timeline_work {
     const ossa_timeline *tl;
     uint32_t tracks, rotations, stride; /* compacted tracks (rotations first), uint16 per row */
     uint32_t *index;                    /* per compacted track: its index in the timeline */
-    ossa_compact_track *meta;
+    track_plan *meta;
     float *tolerance; /* per track: distance (T), angle (R) or scale difference (S) */
     uint16_t *rows;   /* key_count rows */
     float *decoded;   /* per key and track: 4 floats */
@@ -206,8 +237,9 @@ static ossa_result copy_plain_part(const ossa_clip *plain, ossa_owned *owned, os
     ossa_track *trs = ossa_owned_alloc(owned, tracks, sizeof *trs);
     float *tms = ossa_owned_alloc(owned, times, sizeof(float));
     float *vals = ossa_owned_alloc(owned, values, sizeof(float));
-    float *batch = ossa_owned_alloc(owned, OSSA_BATCH_KEY_SLACK, sizeof(float));
-    if (!tls || !trs || !tms || !vals || !batch) return OSSA_ERROR_OUT_OF_MEMORY;
+    /* the batched kernels' slack, needed only when there are plain tracks to sample */
+    float *batch = timelines ? ossa_owned_alloc(owned, OSSA_BATCH_KEY_SLACK, sizeof(float)) : NULL;
+    if (!tls || !trs || !tms || !vals || (timelines && !batch)) return OSSA_ERROR_OUT_OF_MEMORY;
     uint32_t tl_at = 0, tr_at = 0, tm_at = 0, v_at = 0;
     for (uint32_t i = 0; i < plain->timeline_count; i++) {
         const ossa_timeline *tl = &plain->timelines[i];
@@ -303,6 +335,16 @@ static int fold_value(const ossa_clip *plain, const ossa_timeline *tl, uint32_t 
     const ossa_track *t = &plain->tracks[tl->first_track + index];
     uint32_t comps = t->components;
     const float *first = original_at(plain, tl, index, 0);
+    /* The rest value first: a clip whose base pose is the rest pose shares the rig's. */
+    const float *rest = (const float *)plain->rig->rest + t->target_offset;
+    uint32_t k = 0;
+    while (k < tl->key_count &&
+           deviation(t->path, rest, original_at(plain, tl, index, k)) <= tolerance)
+        k++;
+    if (k == tl->key_count) {
+        memcpy(value, rest, comps * sizeof *value);
+        return 1;
+    }
     if (t->path == OSSA_PATH_ROTATION) {
         float sum[4] = {0, 0, 0, 0};
         for (uint32_t k = 0; k < tl->key_count; k++) {
@@ -357,7 +399,7 @@ static int prepare_timeline(compact_state *st, const ossa_clip *plain, const oss
         w->index[j] = i;
         w->tolerance[j] = tolerance;
         plan_track(original(w, j, 0), tl->key_count, t->path, &w->meta[j]);
-        w->meta[j].key_at = (uint16_t)w->stride;
+        w->meta[j].key_at = w->stride;
         w->stride += stored_components(&w->meta[j]);
     }
     w->rows = calloc((size_t)tl->key_count * w->stride + 1, sizeof *w->rows);
@@ -367,7 +409,8 @@ static int prepare_timeline(compact_state *st, const ossa_clip *plain, const oss
         for (uint32_t j = 0; j < w->tracks; j++) {
             uint16_t *row = w->rows + (size_t)k * w->stride;
             quantize_key(&w->meta[j], original(w, j, k), row + w->meta[j].key_at);
-            ossa_compact_decode(&w->meta[j], row, w->decoded + ((size_t)k * w->tracks + j) * 4);
+            decode_plan(&w->meta[j], row + w->meta[j].key_at,
+                        w->decoded + ((size_t)k * w->tracks + j) * 4);
         }
     return 1;
 }
@@ -405,6 +448,17 @@ static ossa_result copy_plain(const ossa_clip *plain, ossa_owned *owned, ossa_cl
     return OSSA_OK;
 }
 
+/* 1 when key times are evenly spaced to within 1e-4 of their spacing: sampling then finds the
+ * key by a product instead of a search, and the times need not be stored (the error of the
+ * shift is measured with the rest). */
+static int evenly_spaced(const float *times, uint32_t count) {
+    double first = times[0], step = ((double)times[count - 1] - first) / (count - 1);
+    if (!(step > 0.0)) return 0;
+    for (uint32_t k = 1; k < count; k++)
+        if (fabs(times[k] - (first + k * step)) > 1e-4 * step) return 0;
+    return 1;
+}
+
 /* Builds the compact clip of `plain` with a per-node allowance (model units) into `owned`,
  * folding tracks into `base` (the clip's base pose, a copy of the plain one). A negative
  * allowance keeps every track plain. */
@@ -414,6 +468,7 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
     out->compact = NULL;
     struct ossa_compact *c = ossa_owned_alloc(owned, 1, sizeof *c);
     if (!c) return OSSA_ERROR_OUT_OF_MEMORY;
+    memset(c, 0, sizeof *c);
     c->budget = st->params->budget;
     out->compact = c;
     if (allowance < 0.0f) {
@@ -425,16 +480,18 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
     if (r != OSSA_OK) return r;
     out->time_count = plain_times;
     out->value_count = plain_values;
-    out->batch_key_count = OSSA_BATCH_KEY_SLACK;
+    out->batch_key_count = out->timeline_count ? OSSA_BATCH_KEY_SLACK : 0;
     uint32_t candidates = plain->timeline_count ? plain->timeline_count : 1;
     timeline_work *work = calloc(candidates, sizeof *work);
     if (!work) r = OSSA_ERROR_OUT_OF_MEMORY;
-    uint64_t tracks = 0, times = 0, rows = 0;
-    uint32_t prepared = 0, timelines = 0, folded = 0;
+    uint64_t tracks = 0, times = 0, rows = 0, range_floats = 0;
+    uint32_t prepared = 0, timelines = 0, folded = 0, max_tracks = 0;
     for (uint32_t i = 0; r == OSSA_OK && i < plain->timeline_count; i++) {
         const ossa_timeline *tl = &plain->timelines[i];
         if (tl->slerp_track_count + tl->lerp_track_count == 0) continue;
-        if (4ull * (tl->slerp_track_count + tl->lerp_track_count) > UINT16_MAX) {
+        /* rows and targets are indexed by uint16 */
+        if (4ull * (tl->slerp_track_count + tl->lerp_track_count) > UINT16_MAX ||
+            st->rig->node_count > UINT16_MAX / 10) {
             r = OSSA_ERROR_LIMIT;
             break;
         }
@@ -444,6 +501,9 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
             break;
         }
         tracks += w->tracks;
+        if (w->tracks > max_tracks) max_tracks = w->tracks;
+        for (uint32_t j = 0; j < w->tracks; j++)
+            range_floats += plan_class(&w->meta[j]) == 1 ? 0 : 6;
         timelines += w->group_count;
         for (uint32_t g = 0; g < w->group_count; g++)
             times += w->group_kept[g];
@@ -452,64 +512,103 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
     }
     if (r == OSSA_OK && rows > UINT32_MAX) r = OSSA_ERROR_LIMIT;
     ossa_compact_timeline *ctl = NULL;
-    ossa_compact_track *ctr = NULL;
-    float *ctimes = NULL;
-    uint16_t *keys = NULL;
+    float *ranges = NULL, *ctimes = NULL;
+    uint16_t *targets = NULL, *keys = NULL;
+    uint8_t *dropped = NULL;
     if (r == OSSA_OK) {
         ctl = ossa_owned_alloc(owned, timelines, sizeof *ctl);
-        ctr = ossa_owned_alloc(owned, tracks, sizeof *ctr);
+        ranges = ossa_owned_alloc(owned, range_floats, sizeof *ranges);
+        targets = ossa_owned_alloc(owned, tracks, sizeof *targets);
+        dropped = ossa_owned_alloc(owned, tracks, sizeof *dropped);
         ctimes = ossa_owned_alloc(owned, times, sizeof *ctimes);
         keys = ossa_owned_alloc(owned, rows, sizeof *keys);
-        if (!ctl || !ctr || !ctimes || !keys) r = OSSA_ERROR_OUT_OF_MEMORY;
+        if ((timelines && !ctl) || (range_floats && !ranges) ||
+            (tracks && (!targets || !dropped)) || (times && !ctimes) || (rows && !keys))
+            r = OSSA_ERROR_OUT_OF_MEMORY;
     }
-    /* One compact timeline per group: its tracks in timeline order (rotations first), their
-     * values at the group's keys. */
-    uint32_t tl_at = 0, tr_at = 0, tm_at = 0, row_at = 0;
+    /* One compact timeline per group: its tracks class by class (rot3, rot4, vec; timeline order
+     * within a class), their values at the group's keys. */
+    uint32_t tl_at = 0, tr_at = 0, tm_at = 0, row_at = 0, range_at = 0;
+    uint32_t *lane = calloc(max_tracks + 1, sizeof *lane); /* per track of a group: its lane */
+    if (r == OSSA_OK && !lane) r = OSSA_ERROR_OUT_OF_MEMORY;
     for (uint32_t p = 0; r == OSSA_OK && p < prepared; p++) {
         const timeline_work *tw = &work[p];
         for (uint32_t g = 0; g < tw->group_count; g++) {
             ossa_compact_timeline *dst = &ctl[tl_at++];
             const uint8_t *keep = tw->group_keep + (size_t)g * tw->tl->key_count;
+            memset(dst, 0, sizeof *dst);
             dst->key_count = tw->group_kept[g];
             dst->time_offset = tm_at;
             dst->first_track = tr_at;
             dst->key_offset = row_at;
+            dst->range_offset = range_at;
+            uint32_t count[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < tw->tracks; j++)
+                if (tw->group_of[j] == g) lane[j] = count[plan_class(&tw->meta[j])]++;
+            dst->rot3 = (uint16_t)count[0];
+            dst->rot4 = (uint16_t)count[1];
+            dst->vec = (uint16_t)count[2];
+
+            /* where each class starts: in the tracks, in a row, in the ranges */
+            uint32_t first[3] = {0, count[0], count[0] + count[1]};
+            uint32_t at[3] = {0, 3 * count[0], 3 * count[0] + 4 * count[1]};
+            uint32_t range[3] = {0, 0, 6 * count[0]};
             for (uint32_t j = 0; j < tw->tracks; j++) {
                 if (tw->group_of[j] != g) continue;
-                ossa_compact_track *t = &ctr[tr_at++];
-                *t = tw->meta[j];
-                t->target_offset = plain->tracks[tw->tl->first_track + tw->index[j]].target_offset;
-                t->key_at = (uint16_t)dst->key_stride;
-                dst->key_stride += stored_components(t);
-                dst->rotation_count += t->path == OSSA_PATH_ROTATION;
-                dst->track_count++;
+                const track_plan *t = &tw->meta[j];
+                int cls = plan_class(t);
+                uint32_t n = count[cls], index = tr_at + first[cls] + lane[j];
+                targets[index] =
+                    (uint16_t)plain->tracks[tw->tl->first_track + tw->index[j]].target_offset;
+                dropped[index] = cls == 0 ? t->dropped : 0;
+                if (cls == 1) continue;
+                for (uint32_t i = 0; i < 3; i++) {
+                    ranges[range_at + range[cls] + i * n + lane[j]] = t->offset[i];
+                    ranges[range_at + range[cls] + (3 + i) * n + lane[j]] = t->step[i];
+                }
             }
+            tr_at += count[0] + count[1] + count[2];
+            range_at += 6 * (count[0] + count[2]);
             for (uint32_t k = 0; k < tw->tl->key_count; k++) {
                 if (!keep[k]) continue;
                 ctimes[tm_at++] = plain->times[tw->tl->time_offset + k];
                 const uint16_t *src = tw->rows + (size_t)k * tw->stride;
                 for (uint32_t j = 0; j < tw->tracks; j++) {
                     if (tw->group_of[j] != g) continue;
-                    uint32_t comps = stored_components(&tw->meta[j]);
-                    memcpy(keys + row_at, src + tw->meta[j].key_at, comps * sizeof *keys);
-                    row_at += comps;
+                    const track_plan *t = &tw->meta[j];
+                    int cls = plan_class(t);
+                    for (uint32_t i = 0; i < stored_components(t); i++)
+                        keys[row_at + at[cls] + i * count[cls] + lane[j]] = src[t->key_at + i];
                 }
+                row_at += ossa_compact_stride(dst);
+            }
+            float *kept = ctimes + dst->time_offset;
+            if (dst->key_count >= 4 && evenly_spaced(kept, dst->key_count)) {
+                float first = kept[0], end = kept[dst->key_count - 1];
+                kept[1] = end;
+                kept[2] = (float)(dst->key_count - 1) / (end - first);
+                tm_at = dst->time_offset + 3;
+                dst->uniform = 1;
             }
         }
     }
+    free(lane);
     for (uint32_t p = 0; work && p < prepared; p++)
         free_timeline(&work[p]);
     free(work);
     if (r != OSSA_OK) return r;
     c->timeline_count = timelines;
     c->timelines = ctl;
-    c->tracks = ctr;
+    c->ranges = ranges;
+    c->targets = targets;
+    c->dropped = dropped;
     c->times = ctimes;
     c->keys = keys;
     out->constant_track_count = plain->constant_track_count + folded;
-    out->bytes = ossa_clip_plain_bytes(out, plain_times, plain_values, OSSA_BATCH_KEY_SLACK) +
-                 sizeof *c + timelines * sizeof *ctl + tracks * sizeof *ctr +
-                 times * sizeof *ctimes + rows * sizeof *keys;
+    out->bytes = ossa_clip_plain_bytes(out, plain_times, plain_values, out->batch_key_count) +
+                 sizeof *c + timelines * sizeof *ctl + range_floats * sizeof *ranges +
+                 tracks * (sizeof *targets + sizeof *dropped) + tm_at * sizeof *ctimes +
+                 rows * sizeof *keys;
     return OSSA_OK;
 }
 
@@ -642,6 +741,58 @@ static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_
     return r;
 }
 
+/* Gives a built clip the rig's rest pose as its base pose (not counted in its bytes: the rig
+ * holds it), the channels of `base` that differ from it as constants, and its base weights: the
+ * rig's rest ones when equal, else a copy it owns. */
+static ossa_result own_base(const ossa_rig *rig, const ossa_trs *base, const float *weights,
+                            ossa_owned *owned, ossa_clip *clip) {
+    static const uint32_t offsets[3] = {0, 3, 7}, sizes[3] = {3, 4, 3}; /* T, R, S in ossa_trs */
+    uint32_t counts[2] = {0, 0};
+    for (int pass = 0; pass < 2; pass++) {
+        struct ossa_compact *c = (struct ossa_compact *)clip->compact;
+        uint16_t *targets = NULL;
+        float *values = NULL;
+        if (pass) {
+            targets = ossa_owned_alloc(owned, counts[0] + counts[1], sizeof *targets);
+            values = ossa_owned_alloc(owned, 3 * counts[0] + 4 * counts[1], sizeof *values);
+            if (!targets || !values) return OSSA_ERROR_OUT_OF_MEMORY;
+            c->const3 = counts[0];
+            c->const4 = counts[1];
+            c->const_targets = targets;
+            c->const_values = values;
+        }
+        uint32_t at[2] = {0, counts[0]}, value_at[2] = {0, 3 * counts[0]};
+        for (uint32_t n = 0; n < rig->node_count; n++)
+            for (int path = 0; path < 3; path++) {
+                const float *got = (const float *)&base[n] + offsets[path];
+                const float *rest = (const float *)&rig->rest[n] + offsets[path];
+                if (!memcmp(got, rest, sizes[path] * sizeof *got)) continue;
+                int four = sizes[path] == 4;
+                if (pass) {
+                    targets[at[four]++] = (uint16_t)(10 * n + offsets[path]);
+                    memcpy(values + value_at[four], got, sizes[path] * sizeof *got);
+                    value_at[four] += sizes[path];
+                } else {
+                    counts[four]++;
+                }
+            }
+    }
+    clip->base_local = rig->rest;
+    clip->bytes += (counts[0] + counts[1]) * sizeof(uint16_t) +
+                   (3 * counts[0] + 4 * counts[1]) * sizeof(float) - rig->node_count * sizeof *base;
+    if (!rig->weight_total ||
+        !memcmp(weights, rig->rest_weights, rig->weight_total * sizeof *weights)) {
+        clip->base_weights = rig->rest_weights;
+        clip->bytes -= rig->weight_total * sizeof *weights;
+    } else {
+        float *copy = ossa_owned_alloc(owned, rig->weight_total, sizeof *copy);
+        if (!copy) return OSSA_ERROR_OUT_OF_MEMORY;
+        memcpy(copy, weights, rig->weight_total * sizeof *weights);
+        clip->base_weights = copy;
+    }
+    return OSSA_OK;
+}
+
 ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact_params *params,
                                   const ossa_allocator *allocator, ossa_clip_set **out,
                                   ossa_error *error) {
@@ -670,26 +821,27 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
         if (r == OSSA_OK) compute_levers(&st);
     }
     int failed = 0;
+    ossa_trs *scratch = rig ? malloc(rig->node_count * sizeof *scratch + 1) : NULL;
     for (uint32_t i = 0; r == OSSA_OK && i < plain->clip_count; i++) {
         const ossa_clip *src = &plain->clips[i];
-        /* The compact clip owns copies of what it shares with the plain one. */
-        ossa_trs *base = ossa_owned_alloc(&impl->owned, rig->node_count, sizeof *base);
-        float *weights = ossa_owned_alloc(&impl->owned, rig->weight_total, sizeof *weights);
+        /* The compact clip owns copies of what it shares with the plain one; its base pose
+         * is the rig's rest pose when equal to it (not counted: the rig holds it). */
         uint8_t *paths = ossa_owned_alloc(&impl->owned, rig->node_count, 1);
         char *name = ossa_owned_strdup(&impl->owned, src->name, &failed);
-        if (!base || !weights || !paths || failed) {
+        if (!paths || failed || !scratch) {
             r = OSSA_ERROR_OUT_OF_MEMORY;
             break;
         }
-        memcpy(base, src->base_local, rig->node_count * sizeof *base);
-        memcpy(weights, src->base_weights, rig->weight_total * sizeof *weights);
+        memcpy(scratch, src->base_local, rig->node_count * sizeof *scratch);
         memcpy(paths, src->node_paths, rig->node_count);
-        r = compact_clip(&st, src, &impl->owned, base, &clips[i]);
+        r = compact_clip(&st, src, &impl->owned, scratch, &clips[i]);
         if (r != OSSA_OK) break;
         clips[i].name = name;
-        clips[i].base_weights = weights;
         clips[i].node_paths = paths;
+        r = own_base(rig, scratch, src->base_weights, &impl->owned, &clips[i]);
+        if (r != OSSA_OK) break;
     }
+    free(scratch);
     free(st.lever);
     free(st.parent_scale);
     for (int f = 0; f < 2; f++) {
@@ -701,7 +853,7 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
         ossa_clip_set_free(&impl->set);
         if (r == OSSA_ERROR_LIMIT)
             return ossa_error_set(error, r, NULL, "animations", "%s",
-                                  "too many tracks in one animation for a compact clip");
+                                  "too many nodes, or tracks in one animation, for a compact clip");
         return oom(error);
     }
     impl->set.clip_count = plain->clip_count;

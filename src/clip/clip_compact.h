@@ -4,37 +4,40 @@
 #define OSSA_CLIP_COMPACT_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "anim/track_batch.h"
 #include "clip/clip_internal.h"
 
-/* A timeline of a compact clip: the keys its tracks kept (shared by all of them), as rows of
- * quantized values, one row per key, each track at its key_at. */
+/* A timeline of a compact clip: the keys its tracks kept (shared by all of them). Its tracks come
+ * in three classes, in this order: rotations stored as three components (rot3), rotations stored
+ * as four (rot4), translations and scales (vec). A row (one key) holds the classes in that order,
+ * each component by component, one uint16 per track of the class: so sixteen tracks' component
+ * is one load, and rows carry no padding. */
 typedef struct ossa_compact_timeline {
-    uint32_t key_count;      /* >= 2 */
-    uint32_t time_offset;    /* first key time in ossa_compact::times */
-    uint32_t first_track;    /* tracks [first_track, first_track + track_count) */
-    uint32_t rotation_count; /* its first tracks are rotations, the rest translations, scales */
-    uint32_t track_count;
-    uint32_t key_offset; /* first uint16 of its rows in ossa_compact::keys */
-    uint32_t key_stride; /* uint16 per row */
+    uint32_t key_count;       /* >= 2 */
+    uint32_t time_offset;     /* first of its key times in ossa_compact::times */
+    uint32_t key_offset;      /* first uint16 of its rows in ossa_compact::keys */
+    uint32_t first_track;     /* its tracks in ossa_compact::targets and ::dropped */
+    uint32_t range_offset;    /* first float of its ranges in ossa_compact::ranges */
+    uint16_t rot3, rot4, vec; /* tracks per class */
+    /* 1: its keys are evenly spaced and its times are three floats: the first and last key
+     * time and (key_count - 1) / (last - first); 0: key_count times */
+    uint16_t uniform;
 } ossa_compact_timeline;
 
-/* How one LINEAR translation, rotation or scale track is stored: value = offset + q * step for
- * each stored component q. Rotations store the three components other than `dropped` (made
- * non-negative when quantized, rebuilt as sqrt(1 - sum of squares)), or all four over [-1, 1]
- * when no component stays large enough over the track (dropped = 4, renormalised after
- * decoding). 32 bytes. */
-typedef struct ossa_compact_track {
-    float offset[3];
-    float step[3];
-    uint32_t target_offset; /* as ossa_track::target_offset */
-    uint16_t key_at;        /* first uint16 of the track in a row */
-    uint8_t path;           /* ossa_path */
-    uint8_t dropped;
-} ossa_compact_track;
+/* uint16 per row of a timeline. */
+static inline uint32_t ossa_compact_stride(const ossa_compact_timeline *tl) {
+    return 3u * tl->rot3 + 4u * tl->rot4 + 3u * tl->vec;
+}
 
-#define OSSA_COMPACT_FULL_STEP (2.0f / 65535.0f) /* four-component rotations: [-1, 1] */
+/* Stored component q of a rot3 or vec track decodes to offset + q * step, offset and step per
+ * track and component. A rot3 track stores the three components other than `dropped` (made
+ * non-negative when quantized, rebuilt as sqrt(1 - sum of squares)); a rot4 track, chosen when
+ * no component stays large enough over the track, stores all four over [-1, 1] and is
+ * renormalised after decoding. */
+#define OSSA_COMPACT_FULL_STEP (2.0f / 65535.0f) /* rot4: [-1, 1] */
 
 /* The compact part of a clip (ossa_clip::compact); its STEP, CUBICSPLINE and weights tracks stay
  * in the plain part of the same ossa_clip. Cursor entries: the plain timelines, then these. */
@@ -43,9 +46,19 @@ struct ossa_compact {
     float error;  /* the largest world-space error measured against the plain clip */
     uint32_t timeline_count;
     const ossa_compact_timeline *timelines;
-    const ossa_compact_track *tracks;
+    /* Per timeline: its rot3 tracks' offsets (3 arrays of rot3 floats, one per component) and
+     * steps (3 more), then its vec tracks' likewise. */
+    const float *ranges;
+    const uint16_t *targets; /* per track: ossa_track::target_offset */
+    const uint8_t *dropped;  /* per track: the rebuilt component of a rot3 track (0 otherwise) */
     const float *times;
     const uint16_t *keys;
+    /* Channels held at a value other than the rest pose's (the clip's base pose is the rig's
+     * rest pose): first const3 translations and scales, then const4 rotations; written before
+     * the timelines' tracks. */
+    uint32_t const3, const4;
+    const uint16_t *const_targets; /* as ossa_track::target_offset */
+    const float *const_values;     /* 3 floats each, then 4 each */
 };
 
 /* What a compact clip set is built with. */
@@ -71,32 +84,25 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
 void ossa_compact_sample(const struct ossa_compact *compact, float time, uint32_t *cursor, int wide,
                          ossa_pose *pose);
 
-/* The value of one track in one row: 3 floats (translation, scale) or a unit quaternion. */
-static inline void ossa_compact_decode(const ossa_compact_track *track, const uint16_t *row,
-                                       float *out) {
-    const uint16_t *q = row + track->key_at;
-    if (track->path != OSSA_PATH_ROTATION) {
-        for (int c = 0; c < 3; c++)
-            out[c] = track->offset[c] + (float)q[c] * track->step[c];
-        return;
-    }
-    if (track->dropped == 4) {
-        float len2 = 0.0f;
-        for (int c = 0; c < 4; c++) {
-            out[c] = -1.0f + (float)q[c] * OSSA_COMPACT_FULL_STEP;
-            len2 += out[c] * out[c];
-        }
-        float s = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
-        for (int c = 0; c < 4; c++)
-            out[c] *= s;
-        return;
-    }
-    float x = track->offset[0] + (float)q[0] * track->step[0];
-    float y = track->offset[1] + (float)q[1] * track->step[1];
-    float z = track->offset[2] + (float)q[2] * track->step[2];
+/* Decoding one key of one track, the scalar reference of every sampling path (the AVX-512 one
+ * does the same operations in the same order). q: its stored components, q_stride apart;
+ * offset, step: its ranges, range_stride apart. */
+static inline void ossa_compact_decode_vec(const uint16_t *q, ptrdiff_t q_stride,
+                                           const float *offset, const float *step,
+                                           ptrdiff_t range_stride, float *out) {
+    for (int c = 0; c < 3; c++)
+        out[c] = offset[c * range_stride] + (float)q[c * q_stride] * step[c * range_stride];
+}
+
+static inline void ossa_compact_decode_rot3(const uint16_t *q, ptrdiff_t q_stride,
+                                            const float *offset, const float *step,
+                                            ptrdiff_t range_stride, uint8_t dropped, float *out) {
+    float v[3];
+    ossa_compact_decode_vec(q, q_stride, offset, step, range_stride, v);
+    float x = v[0], y = v[1], z = v[2];
     float sum = x * x + y * y + z * z;
     float w = sum < 1.0f ? sqrtf(1.0f - sum) : 0.0f;
-    switch (track->dropped) { /* the stored three keep their order around the rebuilt one */
+    switch (dropped) { /* the stored three keep their order around the rebuilt one */
     case 0:
         out[0] = w, out[1] = x, out[2] = y, out[3] = z;
         break;
@@ -111,5 +117,31 @@ static inline void ossa_compact_decode(const ossa_compact_track *track, const ui
         break;
     }
 }
+
+static inline void ossa_compact_decode_rot4(const uint16_t *q, ptrdiff_t q_stride, float *out) {
+    float len2 = 0.0f;
+    for (int c = 0; c < 4; c++) {
+        out[c] = -1.0f + (float)q[c * q_stride] * OSSA_COMPACT_FULL_STEP;
+        len2 += out[c] * out[c];
+    }
+    float s = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
+    for (int c = 0; c < 4; c++)
+        out[c] *= s;
+}
+
+#ifdef OSSA_ANIM_AVX512
+/* 1 when this CPU runs the two functions below (AVX-512F, VL and BW). */
+int ossa_compact_avx512_supported(void);
+
+/* Every track of a timeline between its keys k and k + 1 at fraction u, sixteen tracks per
+ * register (sample_compact_avx512.c); equal bit for bit to the portable path. */
+void ossa_compact_between_avx512(const struct ossa_compact *compact,
+                                 const ossa_compact_timeline *tl, uint32_t k, float u,
+                                 float *local);
+
+/* Every track of a timeline at its key k. */
+void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compact_timeline *tl,
+                            uint32_t k, float *local);
+#endif
 
 #endif

@@ -1,12 +1,15 @@
 /* Compact clips (ossa_model_desc::compact_clips): every golden file played by a character of a
  * compact model puts every node and every listed skinned vertex within the golden tolerance plus
  * the clip's declared error; the declared error is within budget; compact clips are smaller;
- * cursor sampling equals stateless sampling bit for bit; misuse is refused. */
+ * cursor sampling equals stateless sampling bit for bit, and the portable path the AVX-512 one;
+ * misuse is refused. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/track_batch.h"
+#include "clip/clip_compact.h"
 #include "ossa/model.h"
 #include "test_support.h"
 
@@ -90,6 +93,55 @@ static double sample_error(const ossa_model *model, const ossa_character *ch, co
     return worst;
 }
 
+/* A time on the key k of compact timeline i, or halfway to the next key. */
+static float compact_key_time(const struct ossa_compact *c, uint32_t i, uint32_t k, int half) {
+    const ossa_compact_timeline *tl = &c->timelines[i];
+    const float *times = c->times + tl->time_offset;
+    if (k + 1 >= tl->key_count) half = 0;
+    if (tl->uniform) return times[0] + ((float)k + 0.5f * (float)half) / times[2];
+    return half ? 0.5f * (times[k] + times[k + 1]) : times[k];
+}
+
+/* The portable path samples a compact clip bit for bit as the AVX-512 one (where it runs): on
+ * every key, between keys and at random times. */
+static void check_portable(const ossa_model *model, const ossa_clip *clip) {
+    const ossa_rig *rig = ossa_model_rig(model);
+    size_t nodes = rig->node_count, weights = rig->weight_total + 1;
+    ossa_trs *a = calloc(nodes, sizeof *a), *b = calloc(nodes, sizeof *b);
+    float *wa = calloc(weights, sizeof *wa), *wb = calloc(weights, sizeof *wb);
+    ossa_pose pa = {a, wa}, pb = {b, wb};
+    const struct ossa_compact *c = clip->compact;
+    int mismatches = 0, samples = 0;
+    for (uint32_t i = 0; c && i < c->timeline_count; i++)
+        for (uint32_t k = 0; k < c->timelines[i].key_count; k++)
+            for (int half = 0; half < 2; half++) {
+                float t = compact_key_time(c, i, k, half);
+                CHECK(ossa_clip_sample(rig, clip, t, NULL, &pa) == OSSA_OK);
+                ossa_anim_force_portable(1);
+                CHECK(ossa_clip_sample(rig, clip, t, NULL, &pb) == OSSA_OK);
+                ossa_anim_force_portable(0);
+                mismatches += memcmp(a, b, nodes * sizeof *a) || memcmp(wa, wb, weights * 4);
+                samples++;
+            }
+    for (int i = 0; i < 300; i++) {
+        float t = ossa_clip_start(clip) + ossa_clip_duration(clip) * ((float)i / 250.0f - 0.1f);
+        CHECK(ossa_clip_sample(rig, clip, t, NULL, &pa) == OSSA_OK);
+        ossa_anim_force_portable(1);
+        CHECK(ossa_clip_sample(rig, clip, t, NULL, &pb) == OSSA_OK);
+        ossa_anim_force_portable(0);
+        mismatches += memcmp(a, b, nodes * sizeof *a) || memcmp(wa, wb, weights * 4);
+        samples++;
+    }
+    CHECKF(mismatches == 0,
+           "%d of %d compact samples differ between the portable and the "
+           "AVX-512 path",
+           mismatches, samples);
+    free(a);
+    free(b);
+    free(wa);
+    free(wb);
+}
+
 /* Cursor sampling of a compact clip equals stateless sampling bit for bit, forward, backward and
  * jumping. */
 static void check_cursor(const ossa_model *model, const ossa_clip *clip) {
@@ -170,6 +222,7 @@ static void check_golden(const char *path, void *user) {
                path + strlen(ossa_test_shared_dir()) + 1, ossa_clip_runtime_bytes(plain_clip),
                ossa_clip_runtime_bytes(clip), declared, budget, worst);
         check_cursor(compact, clip);
+        check_portable(compact, clip);
         /* A compact clip belongs to its model only. */
         ossa_character *other = NULL;
         CHECK(ossa_character_create(plain, &other, &error) == OSSA_OK);

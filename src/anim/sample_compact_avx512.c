@@ -1,0 +1,253 @@
+/* Compact clips sampled sixteen tracks per register (clip_compact.h). A row holds each
+ * component of a class's tracks contiguously, so one masked load of sixteen uint16 and a
+ * conversion give sixteen tracks' component; decoding, slerp (the steps of ossa_quat_slerp) and
+ * lerp run on component vectors, and a 4x4 transpose per 128-bit block writes each track's
+ * quaternion or vector to its target. No FMA: each lane rounds as the portable path does. */
+#include "clip/clip_compact.h"
+
+#ifdef OSSA_ANIM_AVX512
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx512f,avx512vl,avx512bw")
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#include <immintrin.h>
+
+/* One function per timeline, so that the blocks' latency chains overlap. */
+#define INLINE inline __attribute__((always_inline))
+
+int ossa_compact_avx512_supported(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw");
+}
+
+/* Lanes [0, n) of a block of min(n, 16) tracks; the others load zeros. */
+static INLINE __mmask16 lanes(uint32_t n) {
+    return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
+}
+
+static INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, q)));
+}
+
+/* Components of vec tracks (or of rot3 tracks before the rebuild): offset + q * step. q: the
+ * class's first component in a row, r: its ranges, n: tracks in the class, j: first lane. */
+static INLINE void decode3(const uint16_t *q, const float *r, uint32_t n, uint32_t j, __mmask16 m,
+                           __m512 *out) {
+    for (uint32_t c = 0; c < 3; c++)
+        out[c] = _mm512_add_ps(
+            _mm512_maskz_loadu_ps(m, r + c * n + j),
+            _mm512_mul_ps(load_q(q + c * n + j, m), _mm512_maskz_loadu_ps(m, r + (3 + c) * n + j)));
+}
+
+static INLINE void decode_rot3(const uint16_t *q, const float *r, const uint8_t *dropped,
+                               uint32_t n, uint32_t j, __mmask16 m, __m512 *out) {
+    __m512 v[3];
+    decode3(q, r, n, j, m, v);
+    __m512 one = _mm512_set1_ps(1.0f);
+    __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(v[0], v[0]), _mm512_mul_ps(v[1], v[1])),
+                               _mm512_mul_ps(v[2], v[2]));
+    __m512 w =
+        _mm512_maskz_sqrt_ps(_mm512_cmp_ps_mask(sum, one, _CMP_LT_OQ), _mm512_sub_ps(one, sum));
+    __m128i d = _mm_maskz_loadu_epi8(m, dropped + j);
+    __mmask16 d0 = _mm_cmpeq_epi8_mask(d, _mm_setzero_si128());
+    __mmask16 d1 = _mm_cmpeq_epi8_mask(d, _mm_set1_epi8(1));
+    __mmask16 d2 = _mm_cmpeq_epi8_mask(d, _mm_set1_epi8(2));
+    /* dropped 0: (w, x, y, z), 1: (x, w, y, z), 2: (x, y, w, z), 3: (x, y, z, w) */
+    out[0] = _mm512_mask_blend_ps(d0, v[0], w);
+    out[1] = _mm512_mask_blend_ps(d0, _mm512_mask_blend_ps(d1, v[1], w), v[0]);
+    out[2] = _mm512_mask_blend_ps(d0 | d1, _mm512_mask_blend_ps(d2, v[2], w), v[1]);
+    out[3] = _mm512_mask_blend_ps(d0 | d1 | d2, w, v[2]);
+}
+
+static INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmask16 m,
+                               __m512 *out) {
+    __m512 step = _mm512_set1_ps(OSSA_COMPACT_FULL_STEP), minus_one = _mm512_set1_ps(-1.0f);
+    __m512 len2 = _mm512_setzero_ps();
+    for (uint32_t c = 0; c < 4; c++) {
+        out[c] = _mm512_add_ps(minus_one, _mm512_mul_ps(load_q(q + c * n + j, m), step));
+        len2 =
+            c ? _mm512_add_ps(len2, _mm512_mul_ps(out[c], out[c])) : _mm512_mul_ps(out[c], out[c]);
+    }
+    __m512 one = _mm512_set1_ps(1.0f);
+    __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ), one,
+                                    _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
+    for (uint32_t c = 0; c < 4; c++)
+        out[c] = _mm512_mul_ps(out[c], s);
+}
+
+/* Writes lanes [0, n) of component vectors (x, y, z, w) to their targets: all four floats of a
+ * rotation, or three (mask 0x7) of a translation or scale. */
+static INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n, __mmask8 mask,
+                         float *local) {
+    __m512 t0 = _mm512_unpacklo_ps(v[0], v[1]), t1 = _mm512_unpackhi_ps(v[0], v[1]);
+    __m512 t2 = _mm512_unpacklo_ps(v[2], v[3]), t3 = _mm512_unpackhi_ps(v[2], v[3]);
+    /* Block b of q[i] is track 4b + i. */
+    __m512 q[4] = {_mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+                   _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                   _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+                   _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+    if (mask == 0xf) {
+        for (uint32_t i = 0; i < 4 && i < n; i++)
+            _mm_storeu_ps(local + targets[i], _mm512_castps512_ps128(q[i]));
+        for (uint32_t i = 0; i < 4 && 4 + i < n; i++)
+            _mm_storeu_ps(local + targets[4 + i], _mm512_extractf32x4_ps(q[i], 1));
+        for (uint32_t i = 0; i < 4 && 8 + i < n; i++)
+            _mm_storeu_ps(local + targets[8 + i], _mm512_extractf32x4_ps(q[i], 2));
+        for (uint32_t i = 0; i < 4 && 12 + i < n; i++)
+            _mm_storeu_ps(local + targets[12 + i], _mm512_extractf32x4_ps(q[i], 3));
+        return;
+    }
+    /* three floats: 8 bytes and 4 (a masked store is much slower on some CPUs) */
+    for (uint32_t b = 0; b < 4; b++)
+        for (uint32_t i = 0; i < 4 && 4 * b + i < n; i++) {
+            __m128 v3 = b == 0   ? _mm512_castps512_ps128(q[i])
+                        : b == 1 ? _mm512_extractf32x4_ps(q[i], 1)
+                        : b == 2 ? _mm512_extractf32x4_ps(q[i], 2)
+                                 : _mm512_extractf32x4_ps(q[i], 3);
+            float *out = local + targets[4 * b + i];
+            _mm_storel_pi((__m64 *)out, v3);
+            _mm_store_ss(out + 2, _mm_movehl_ps(v3, v3));
+        }
+}
+
+/* Term i + 1 of ossa_quat_slerp's series is t2 * series_a[i] - series_b[i]; the constants as
+ * slerp.c's SERIES_STEP folds them. */
+#define SERIES_A(i) (1.0f / ((i) * (2.0f * (i) + 1.0f)))
+#define SERIES_B(i) ((i) / (2.0f * (i) + 1.0f))
+static const float series_a[7] = {SERIES_A(1.0f), SERIES_A(2.0f), SERIES_A(3.0f), SERIES_A(4.0f),
+                                  SERIES_A(5.0f), SERIES_A(6.0f), SERIES_A(7.0f)};
+static const float series_b[7] = {SERIES_B(1.0f), SERIES_B(2.0f), SERIES_B(3.0f), SERIES_B(4.0f),
+                                  SERIES_B(5.0f), SERIES_B(6.0f), SERIES_B(7.0f)};
+
+/* The per-call factors of ossa_quat_slerp's series (they depend on the parameter only). */
+typedef struct slerp_factors {
+    int first_half;
+    float p, s;          /* the two parameters of the series */
+    __m512 fp[7], fs[7]; /* term i + 1 */
+} slerp_factors;
+
+static INLINE void slerp_prepare(float t, slerp_factors *f) {
+    f->first_half = t <= 0.5f;
+    f->s = f->first_half ? 2.0f * t : 2.0f * t - 1.0f;
+    f->p = 1.0f - f->s;
+    float p2 = f->p * f->p, s2 = f->s * f->s;
+    for (int i = 0; i < 7; i++) {
+        f->fp[i] = _mm512_set1_ps(p2 * series_a[i] - series_b[i]);
+        f->fs[i] = _mm512_set1_ps(s2 * series_a[i] - series_b[i]);
+    }
+}
+
+/* ossa_quat_slerp lane by lane on component vectors. */
+static INLINE void slerp16(const __m512 *a, const __m512 *b, const slerp_factors *f, __m512 *out) {
+    __m512 d = _mm512_add_ps(
+        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(a[0], b[0]), _mm512_mul_ps(a[1], b[1])),
+                      _mm512_mul_ps(a[2], b[2])),
+        _mm512_mul_ps(a[3], b[3]));
+    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
+    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
+    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
+    __m512 to_mid = _mm512_div_ps(half, half_cos);
+    __m512 xm1 = _mm512_sub_ps(half_cos, one);
+    __m512 ap = one, as = one;
+#define SERIES_STEP16(i)                                                                           \
+    ap = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1, f->fp[i]), ap));                      \
+    as = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1, f->fs[i]), as))
+    SERIES_STEP16(6);
+    SERIES_STEP16(5);
+    SERIES_STEP16(4);
+    SERIES_STEP16(3);
+    SERIES_STEP16(2);
+    SERIES_STEP16(1);
+    SERIES_STEP16(0);
+#undef SERIES_STEP16
+    __m512 rp = _mm512_mul_ps(_mm512_set1_ps(f->p), ap);
+    __m512 rs = _mm512_mul_ps(_mm512_set1_ps(f->s), as);
+    __m512 w0, w1;
+    if (f->first_half) { /* rp: towards a, rs: towards the midpoint */
+        w0 = _mm512_add_ps(rp, _mm512_mul_ps(rs, to_mid));
+        w1 = _mm512_mul_ps(rs, to_mid);
+    } else { /* rp: towards the midpoint, rs: towards b */
+        w0 = _mm512_mul_ps(rp, to_mid);
+        w1 = _mm512_add_ps(_mm512_mul_ps(rp, to_mid), rs);
+    }
+    w1 = _mm512_mul_ps(w1, sign);
+    for (int c = 0; c < 4; c++)
+        out[c] = _mm512_add_ps(_mm512_mul_ps(w0, a[c]), _mm512_mul_ps(w1, b[c]));
+}
+
+void ossa_compact_between_avx512(const struct ossa_compact *compact,
+                                 const ossa_compact_timeline *tl, uint32_t k, float u,
+                                 float *local) {
+    const uint16_t *row0 = compact->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
+    const uint16_t *row1 = row0 + ossa_compact_stride(tl);
+    const float *range = compact->ranges + tl->range_offset;
+    const uint16_t *targets = compact->targets + tl->first_track;
+    const uint8_t *dropped = compact->dropped + tl->first_track;
+    __m512 a[4], b[4], out[4];
+    if (tl->rot3 + tl->rot4) {
+        slerp_factors f;
+        slerp_prepare(u, &f);
+        for (uint32_t j = 0; j < tl->rot3; j += 16) {
+            __mmask16 m = lanes(tl->rot3 - j);
+            decode_rot3(row0, range, dropped, tl->rot3, j, m, a);
+            decode_rot3(row1, range, dropped, tl->rot3, j, m, b);
+            slerp16(a, b, &f, out);
+            store(out, targets + j, tl->rot3 - j, 0xf, local);
+        }
+        row0 += 3 * tl->rot3, row1 += 3 * tl->rot3, targets += tl->rot3;
+        for (uint32_t j = 0; j < tl->rot4; j += 16) {
+            __mmask16 m = lanes(tl->rot4 - j);
+            decode_rot4(row0, tl->rot4, j, m, a);
+            decode_rot4(row1, tl->rot4, j, m, b);
+            slerp16(a, b, &f, out);
+            store(out, targets + j, tl->rot4 - j, 0xf, local);
+        }
+        row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
+    }
+    range += 6 * tl->rot3;
+    __m512 vu = _mm512_set1_ps(u);
+    out[3] = _mm512_setzero_ps();
+    for (uint32_t j = 0; j < tl->vec; j += 16) {
+        __mmask16 m = lanes(tl->vec - j);
+        decode3(row0, range, tl->vec, j, m, a);
+        decode3(row1, range, tl->vec, j, m, b);
+        for (int c = 0; c < 3; c++)
+            out[c] = _mm512_add_ps(a[c], _mm512_mul_ps(_mm512_sub_ps(b[c], a[c]), vu));
+        store(out, targets + j, tl->vec - j, 0x7, local);
+    }
+}
+
+void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compact_timeline *tl,
+                            uint32_t k, float *local) {
+    const uint16_t *row = compact->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
+    const float *range = compact->ranges + tl->range_offset;
+    const uint16_t *targets = compact->targets + tl->first_track;
+    const uint8_t *dropped = compact->dropped + tl->first_track;
+    __m512 v[4];
+    for (uint32_t j = 0; j < tl->rot3; j += 16) {
+        decode_rot3(row, range, dropped, tl->rot3, j, lanes(tl->rot3 - j), v);
+        store(v, targets + j, tl->rot3 - j, 0xf, local);
+    }
+    row += 3 * tl->rot3, targets += tl->rot3;
+    for (uint32_t j = 0; j < tl->rot4; j += 16) {
+        decode_rot4(row, tl->rot4, j, lanes(tl->rot4 - j), v);
+        store(v, targets + j, tl->rot4 - j, 0xf, local);
+    }
+    row += 4 * tl->rot4, targets += tl->rot4;
+    range += 6 * tl->rot3;
+    v[3] = _mm512_setzero_ps();
+    for (uint32_t j = 0; j < tl->vec; j += 16) {
+        decode3(row, range, tl->vec, j, lanes(tl->vec - j), v);
+        store(v, targets + j, tl->vec - j, 0x7, local);
+    }
+}
+
+OSSA_TARGET_END
+#else
+typedef int ossa_compact_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
+#endif
