@@ -15,8 +15,16 @@ OSSA_TARGET_BEGIN("avx512f,avx512vl,avx512bw")
 #endif
 #include <immintrin.h>
 
-/* One function per timeline, so that the blocks' latency chains overlap. */
+/* One function per timeline, so that the blocks' latency chains overlap, with its loops over
+ * components and tracks unrolled: left as loops, they keep vectors in memory and read parts of
+ * them back, which can stall for the length of a store (a fifth of CesiumMan's sample time on
+ * Zen 4). */
 #define INLINE inline __attribute__((always_inline))
+#if defined(__clang__)
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL _Pragma("GCC unroll 16")
+#endif
 
 int ossa_compact_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
@@ -36,6 +44,7 @@ static INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
  * class's first component in a row, r: its ranges, n: tracks in the class, j: first lane. */
 static INLINE void decode3(const uint16_t *q, const float *r, uint32_t n, uint32_t j, __mmask16 m,
                            __m512 *out) {
+    UNROLL
     for (uint32_t c = 0; c < 3; c++)
         out[c] = _mm512_add_ps(
             _mm512_maskz_loadu_ps(m, r + c * n + j),
@@ -66,6 +75,7 @@ static INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmas
                                __m512 *out) {
     __m512 step = _mm512_set1_ps(OSSA_COMPACT_FULL_STEP), minus_one = _mm512_set1_ps(-1.0f);
     __m512 len2 = _mm512_setzero_ps();
+    UNROLL
     for (uint32_t c = 0; c < 4; c++) {
         out[c] = _mm512_add_ps(minus_one, _mm512_mul_ps(load_q(q + c * n + j, m), step));
         len2 =
@@ -74,43 +84,52 @@ static INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmas
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ), one,
                                     _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
+    UNROLL
     for (uint32_t c = 0; c < 4; c++)
         out[c] = _mm512_mul_ps(out[c], s);
 }
 
+/* One track's value (see store). */
+static INLINE void store1(float *local, uint32_t target, __m128 v, __mmask8 mask) {
+    float *out = local + target;
+    if (mask == 0xf) {
+        _mm_storeu_ps(out, v);
+    } else { /* 8 bytes and 4: a masked store is slower (Zen 4) */
+        _mm_storel_pi((__m64 *)out, v);
+        _mm_store_ss(out + 2, _mm_movehl_ps(v, v));
+    }
+}
+
 /* Writes lanes [0, n) of component vectors (x, y, z, w) to their targets: all four floats of a
- * rotation, or three (mask 0x7) of a translation or scale. */
+ * rotation (mask 0xf); three (mask 0x7) of a translation or scale. */
 static INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n, __mmask8 mask,
                          float *local) {
     __m512 t0 = _mm512_unpacklo_ps(v[0], v[1]), t1 = _mm512_unpackhi_ps(v[0], v[1]);
     __m512 t2 = _mm512_unpacklo_ps(v[2], v[3]), t3 = _mm512_unpackhi_ps(v[2], v[3]);
-    /* Block b of q[i] is track 4b + i. */
-    __m512 q[4] = {_mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
-                   _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
-                   _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
-                   _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
-    if (mask == 0xf) {
-        for (uint32_t i = 0; i < 4 && i < n; i++)
-            _mm_storeu_ps(local + targets[i], _mm512_castps512_ps128(q[i]));
-        for (uint32_t i = 0; i < 4 && 4 + i < n; i++)
-            _mm_storeu_ps(local + targets[4 + i], _mm512_extractf32x4_ps(q[i], 1));
-        for (uint32_t i = 0; i < 4 && 8 + i < n; i++)
-            _mm_storeu_ps(local + targets[8 + i], _mm512_extractf32x4_ps(q[i], 2));
-        for (uint32_t i = 0; i < 4 && 12 + i < n; i++)
-            _mm_storeu_ps(local + targets[12 + i], _mm512_extractf32x4_ps(q[i], 3));
-        return;
-    }
-    /* three floats: 8 bytes and 4 (a masked store is much slower on some CPUs) */
-    for (uint32_t b = 0; b < 4; b++)
-        for (uint32_t i = 0; i < 4 && 4 * b + i < n; i++) {
-            __m128 v3 = b == 0   ? _mm512_castps512_ps128(q[i])
-                        : b == 1 ? _mm512_extractf32x4_ps(q[i], 1)
-                        : b == 2 ? _mm512_extractf32x4_ps(q[i], 2)
-                                 : _mm512_extractf32x4_ps(q[i], 3);
-            float *out = local + targets[4 * b + i];
-            _mm_storel_pi((__m64 *)out, v3);
-            _mm_store_ss(out + 2, _mm_movehl_ps(v3, v3));
-        }
+    /* Block b of qi is track 4b + i. */
+    __m512 q0 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 q1 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 q2 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 q3 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+#define STORE_LANE(k, q, block)                                                                    \
+    if (n > (k)) store1(local, targets[k], _mm512_extractf32x4_ps(q, block), mask)
+    STORE_LANE(0, q0, 0);
+    STORE_LANE(1, q1, 0);
+    STORE_LANE(2, q2, 0);
+    STORE_LANE(3, q3, 0);
+    STORE_LANE(4, q0, 1);
+    STORE_LANE(5, q1, 1);
+    STORE_LANE(6, q2, 1);
+    STORE_LANE(7, q3, 1);
+    STORE_LANE(8, q0, 2);
+    STORE_LANE(9, q1, 2);
+    STORE_LANE(10, q2, 2);
+    STORE_LANE(11, q3, 2);
+    STORE_LANE(12, q0, 3);
+    STORE_LANE(13, q1, 3);
+    STORE_LANE(14, q2, 3);
+    STORE_LANE(15, q3, 3);
+#undef STORE_LANE
 }
 
 /* Term i + 1 of ossa_quat_slerp's series is t2 * series_a[i] - series_b[i]; the constants as
@@ -134,6 +153,7 @@ static INLINE void slerp_prepare(float t, slerp_factors *f) {
     f->s = f->first_half ? 2.0f * t : 2.0f * t - 1.0f;
     f->p = 1.0f - f->s;
     float p2 = f->p * f->p, s2 = f->s * f->s;
+    UNROLL
     for (int i = 0; i < 7; i++) {
         f->fp[i] = _mm512_set1_ps(p2 * series_a[i] - series_b[i]);
         f->fs[i] = _mm512_set1_ps(s2 * series_a[i] - series_b[i]);
@@ -176,8 +196,35 @@ static INLINE void slerp16(const __m512 *a, const __m512 *b, const slerp_factors
         w1 = _mm512_add_ps(_mm512_mul_ps(rp, to_mid), rs);
     }
     w1 = _mm512_mul_ps(w1, sign);
+    UNROLL
     for (int c = 0; c < 4; c++)
         out[c] = _mm512_add_ps(_mm512_mul_ps(w0, a[c]), _mm512_mul_ps(w1, b[c]));
+}
+
+/* The rotations of a block starting at rot3 track j of a row: up to sixteen rot3 tracks and,
+ * in a last block with room, the `merged` rot4 tracks after them (one slerp instead of two).
+ * Returns the lanes used; lane i is track j + i of the timeline's rotations. */
+static INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
+                                        const uint8_t *dropped, uint32_t r3, uint32_t r4,
+                                        uint32_t merged, uint32_t j, __m512 *out) {
+    uint32_t n = r3 - j < 16 ? r3 - j : 16;
+    decode_rot3(row, range, dropped, r3, j, lanes(n), out);
+    if (n < 16 && merged) {
+        __m512 q[4];
+        __mmask16 m4 = (__mmask16)(lanes(n + merged) & ~lanes(n));
+        decode_rot4(row + 3 * r3 - n, r4, 0, m4, q); /* lane n reads the first rot4 track */
+        UNROLL
+        for (int c = 0; c < 4; c++)
+            out[c] = _mm512_mask_blend_ps(m4, out[c], q[c]);
+        n += merged;
+    }
+    return n;
+}
+
+/* rot4 tracks that fit in the last rot3 block's free lanes, else 0. */
+static INLINE uint32_t merged_rot4(const ossa_compact_timeline *tl) {
+    uint32_t tail = tl->rot3 % 16u;
+    return tail && tl->rot4 <= 16u - tail ? tl->rot4 : 0;
 }
 
 void ossa_compact_between_avx512(const struct ossa_compact *compact,
@@ -189,18 +236,20 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
     const uint16_t *targets = compact->targets + tl->first_track;
     const uint8_t *dropped = compact->dropped + tl->first_track;
     __m512 a[4], b[4], out[4];
+    const uint16_t *vec_targets = targets + tl->rot3 + tl->rot4;
+    __m512 vu = _mm512_set1_ps(u);
     if (tl->rot3 + tl->rot4) {
         slerp_factors f;
         slerp_prepare(u, &f);
+        uint32_t merged = merged_rot4(tl);
         for (uint32_t j = 0; j < tl->rot3; j += 16) {
-            __mmask16 m = lanes(tl->rot3 - j);
-            decode_rot3(row0, range, dropped, tl->rot3, j, m, a);
-            decode_rot3(row1, range, dropped, tl->rot3, j, m, b);
+            uint32_t n = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged, j, a);
+            decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j, b);
             slerp16(a, b, &f, out);
-            store(out, targets + j, tl->rot3 - j, 0xf, local);
+            store(out, targets + j, n, 0xf, local);
         }
         row0 += 3 * tl->rot3, row1 += 3 * tl->rot3, targets += tl->rot3;
-        for (uint32_t j = 0; j < tl->rot4; j += 16) {
+        for (uint32_t j = 0; !merged && j < tl->rot4; j += 16) {
             __mmask16 m = lanes(tl->rot4 - j);
             decode_rot4(row0, tl->rot4, j, m, a);
             decode_rot4(row1, tl->rot4, j, m, b);
@@ -209,16 +258,15 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
     }
-    range += 6 * tl->rot3;
-    __m512 vu = _mm512_set1_ps(u);
     out[3] = _mm512_setzero_ps();
-    for (uint32_t j = 0; j < tl->vec; j += 16) {
+    for (uint32_t j = 0; j < tl->vec; j += 16) { /* rows past the rotations */
         __mmask16 m = lanes(tl->vec - j);
-        decode3(row0, range, tl->vec, j, m, a);
-        decode3(row1, range, tl->vec, j, m, b);
+        decode3(row0, range + 6 * tl->rot3, tl->vec, j, m, a);
+        decode3(row1, range + 6 * tl->rot3, tl->vec, j, m, b);
+        UNROLL
         for (int c = 0; c < 3; c++)
             out[c] = _mm512_add_ps(a[c], _mm512_mul_ps(_mm512_sub_ps(b[c], a[c]), vu));
-        store(out, targets + j, tl->vec - j, 0x7, local);
+        store(out, vec_targets + j, tl->vec - j, 0x7, local);
     }
 }
 

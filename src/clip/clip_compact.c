@@ -588,7 +588,7 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
                 kept[1] = end;
                 kept[2] = (float)(dst->key_count - 1) / (end - first);
                 tm_at = dst->time_offset + 3;
-                dst->uniform = 1;
+                dst->flags |= OSSA_COMPACT_UNIFORM;
             }
         }
     }

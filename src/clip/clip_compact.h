@@ -22,11 +22,12 @@ typedef struct ossa_compact_timeline {
     uint32_t first_track;     /* its tracks in ossa_compact::targets and ::dropped */
     uint32_t range_offset;    /* first float of its ranges in ossa_compact::ranges */
     uint16_t rot3, rot4, vec; /* tracks per class */
-    /* 1: its keys are evenly spaced and its times are three floats: the first and last key
-     * time and (key_count - 1) / (last - first); 0: key_count times */
-    uint16_t uniform;
+    uint16_t flags;           /* OSSA_COMPACT_UNIFORM */
 } ossa_compact_timeline;
 
+/* The timeline's keys are evenly spaced and its times are three floats: the first and last key
+ * time and (key_count - 1) / (last - first); else key_count times. */
+#define OSSA_COMPACT_UNIFORM 1u
 /* uint16 per row of a timeline. */
 static inline uint32_t ossa_compact_stride(const ossa_compact_timeline *tl) {
     return 3u * tl->rot3 + 4u * tl->rot4 + 3u * tl->vec;
