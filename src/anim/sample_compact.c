@@ -98,7 +98,8 @@ void ossa_compact_sample(const struct ossa_compact *compact, float time, uint32_
         const float *times = compact->times + tl->time_offset;
         uint32_t last = tl->key_count - 1, k;
         float u = 0.0f;
-        if (tl->flags & OSSA_COMPACT_UNIFORM) {            /* no search: the key is the whole part of a product */
+        if (tl->flags &
+            OSSA_COMPACT_UNIFORM) {   /* no search: the key is the whole part of a product */
             if (!(time > times[0])) { /* also NaN */
                 k = 0;
             } else if (time >= times[1]) {

@@ -98,7 +98,8 @@ static float compact_key_time(const struct ossa_compact *c, uint32_t i, uint32_t
     const ossa_compact_timeline *tl = &c->timelines[i];
     const float *times = c->times + tl->time_offset;
     if (k + 1 >= tl->key_count) half = 0;
-    if (tl->flags & OSSA_COMPACT_UNIFORM) return times[0] + ((float)k + 0.5f * (float)half) / times[2];
+    if (tl->flags & OSSA_COMPACT_UNIFORM)
+        return times[0] + ((float)k + 0.5f * (float)half) / times[2];
     return half ? 0.5f * (times[k] + times[k + 1]) : times[k];
 }
 
