@@ -7,23 +7,46 @@
 #include "io/error.h"
 #include "io/loader.h"
 
-/* ---- paths ---- */
+/* ---- paths ----
+ * Paths are built for every member read, so they are appended by hand: a printf per key would
+ * cost more than reading the key. They are cut at OSSA_PATH_MAX - 1 characters, as snprintf
+ * would cut them. */
+
+static void path_append(ossa_io_loader *L, const char *text, size_t length) {
+    size_t room = sizeof L->path - 1 - L->path_len;
+    if (length > room) length = room;
+    memcpy(L->path + L->path_len, text, length);
+    L->path_len += length;
+    L->path[L->path_len] = '\0';
+}
+
+/* Writes the decimal digits of value ending at end (exclusive); returns where they start. */
+static char *format_decimal(char *end, unsigned long long value) {
+    do {
+        *--end = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    return end;
+}
+
+static void path_append_uint(ossa_io_loader *L, unsigned long long value) {
+    char digits[24];
+    char *start = format_decimal(digits + sizeof digits, value);
+    path_append(L, start, (size_t)(digits + sizeof digits - start));
+}
 
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "%s%s",
-                     L->path_len ? "." : "", key);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    if (L->path_len) path_append(L, ".", 1);
+    path_append(L, key, strlen(key));
     return mark;
 }
 
 size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "[%llu]",
-                     (unsigned long long)index);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    path_append(L, "[", 1);
+    path_append_uint(L, index);
+    path_append(L, "]", 1);
     return mark;
 }
 
@@ -32,12 +55,40 @@ void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
     L->path[mark] = '\0';
 }
 
+/* The formats of paths use %u, %d and %s; anything else is left to vsnprintf. */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    int n = vsnprintf(L->path, sizeof L->path, fmt, args);
+    L->path_len = 0;
+    L->path[0] = '\0';
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%') {
+            const char *plain = f;
+            while (f[1] && f[1] != '%')
+                f++;
+            path_append(L, plain, (size_t)(f + 1 - plain));
+        } else if (f[1] == 'u') {
+            path_append_uint(L, va_arg(args, unsigned));
+            f++;
+        } else if (f[1] == 'd') {
+            int v = va_arg(args, int);
+            if (v < 0) path_append(L, "-", 1);
+            path_append_uint(L, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+            f++;
+        } else if (f[1] == 's') {
+            const char *text = va_arg(args, const char *);
+            path_append(L, text, strlen(text));
+            f++;
+        } else {
+            va_end(args);
+            va_start(args, fmt);
+            int n = vsnprintf(L->path, sizeof L->path, fmt, args);
+            L->path_len =
+                n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n);
+            break;
+        }
+    }
     va_end(args);
-    L->path_len = n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n);
 }
 
 /* ---- refusals and warnings ---- */
@@ -83,7 +134,9 @@ static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
         L->warning_capacity = capacity;
     }
     ossa_warning *w = &doc->warnings[doc->warning_count++];
-    snprintf(w->path, sizeof w->path, "%s", L->path);
+    size_t n = L->path_len < sizeof w->path ? L->path_len : sizeof w->path - 1;
+    memcpy(w->path, L->path, n);
+    w->path[n] = '\0';
     vsnprintf(w->message, sizeof w->message, fmt, args);
 }
 
