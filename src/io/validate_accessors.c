@@ -77,7 +77,7 @@ int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor) {
 
 void ossa_io_validate_accessor_data(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_array(L, CHUNK * 16, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
     for (uint32_t i = 0; i < doc->accessor_count; i++)
         if ((doc->accessors[i].has_min_max ||
              doc->accessors[i].component_type == OSSA_COMPONENT_FLOAT) &&

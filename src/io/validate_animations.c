@@ -147,7 +147,7 @@ static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, uint
 
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 4, sizeof *chunk);
     uint8_t *paths_of_node = ossa_io_alloc_array(L, doc->node_count, 1);
     uint32_t most_samplers = 0;
     for (uint32_t a = 0; a < doc->animation_count; a++)

@@ -173,8 +173,8 @@ static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
             !ossa_io_accessor_has_data(L, p->weights[s]))
             return;
     enum { BATCH = 256 };
-    uint32_t *joints = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
-    double *weights = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
+    uint32_t *joints = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
+    double *weights = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
     uint64_t count = doc->accessors[p->joints[0]].count;
     for (uint64_t first = 0; first < count; first += BATCH) {
         uint64_t n = count - first < BATCH ? count - first : BATCH;
@@ -286,7 +286,7 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
 
 void ossa_io_validate_meshes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_array(L, CHUNK * 16, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
     for (uint32_t m = 0; m < doc->mesh_count; m++)
         for (uint32_t i = 0; i < doc->meshes[m].primitive_count; i++) {
             ossa_io_path_set(L, "meshes[%u].primitives[%u]", m, i);

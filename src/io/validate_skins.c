@@ -186,7 +186,7 @@ static void check_joints_in_scenes(ossa_io_loader *L, const int32_t *root) {
 
 void ossa_io_validate_skins(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    float *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
+    float *chunk = ossa_io_alloc_uninit(L, CHUNK * 4, sizeof *chunk);
     int32_t *root = compute_roots(L);
     uint8_t *mark = ossa_io_alloc_array(L, doc->node_count, 1);
     for (uint32_t s = 0; s < doc->skin_count; s++) {
