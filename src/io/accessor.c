@@ -113,6 +113,14 @@ double ossa_io_component_raw(const uint8_t *p, ossa_component_type type) {
 #define CONVERT_LOOP(T, OUT, CONVERT)                                                              \
     do {                                                                                           \
         OUT *o = (OUT *)out;                                                                       \
+        if (stride == n * sizeof(T) && out_stride == n) { /* tightly packed: one run */            \
+            for (uint64_t i = 0; i < count * n; i++) {                                             \
+                T v;                                                                               \
+                memcpy(&v, src + i * sizeof v, sizeof v);                                          \
+                o[i] = (OUT)(CONVERT);                                                             \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
         for (uint64_t i = 0; i < count; i++, src += stride, o += out_stride)                       \
             for (uint32_t k = 0; k < n; k++) {                                                     \
                 T v;                                                                               \
@@ -197,17 +205,6 @@ static void convert_float(const uint8_t *src, size_t stride, uint64_t count, uin
 
 static void convert_double(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
                            ossa_component_type type, int normalized, void *out, size_t out_stride) {
-    if (type == OSSA_COMPONENT_FLOAT && stride == 4u * n && out_stride == n) {
-        /* tightly packed floats: one run of count * n values */
-        double *o = out;
-        uint64_t total = count * n;
-        for (uint64_t i = 0; i < total; i++) {
-            float v;
-            memcpy(&v, src + i * 4, 4);
-            o[i] = v;
-        }
-        return;
-    }
     CONVERT_ANY(double);
 }
 

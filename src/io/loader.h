@@ -61,10 +61,13 @@ typedef struct ossa_io_glb_bin {
 
 /* Per-accessor facts computed while loading, used by later checks. */
 typedef struct ossa_io_accessor_info {
-    uint32_t stride;       /* bytes between elements in the buffer view */
-    uint32_t element_size; /* bytes of one element including matrix column padding */
-    int no_data_warned;    /* the "has no data" warning was given */
-    int unknown_type;      /* the type is not a glTF type: read as SCALAR, cannot be used */
+    uint32_t stride;           /* bytes between elements in the buffer view */
+    uint32_t element_size;     /* bytes of one element including matrix column padding */
+    int no_data_warned;        /* the "has no data" warning was given */
+    int unknown_type;          /* the type is not a glTF type: read as SCALAR, cannot be used */
+    int scanned;               /* the accessor pass counted non-finite values (fields below) */
+    uint64_t non_finite;       /* values that are not finite numbers */
+    uint64_t first_non_finite; /* the element of the first one */
 } ossa_io_accessor_info;
 
 typedef struct ossa_io_loader {

@@ -13,28 +13,135 @@ static int same_value(double declared, double actual) {
     return fabs(declared - actual) <= 1e-6 * fmax(1.0, fabs(actual));
 }
 
+/* The bounds of n float components per element, read in place: the usual case, without
+ * decoding to double first. n is a constant where this is inlined, so the bounds stay in
+ * registers. Returns 0 when a value is not a finite number (then the general pass counts them and
+ * finds the first). */
+static inline int float_bounds(const uint8_t *p, size_t stride, uint64_t count, const uint32_t n,
+                               double *lo_out, double *hi_out) {
+    float lo[16], hi[16];
+    uint32_t special = 0; /* an exponent of all ones: infinity or NaN */
+    for (uint32_t k = 0; k < n; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+    }
+    for (uint64_t e = 0; e < count; e++, p += stride)
+        for (uint32_t k = 0; k < n; k++) {
+            float v;
+            uint32_t bits;
+            memcpy(&v, p + 4 * k, 4);
+            memcpy(&bits, p + 4 * k, 4);
+            special |= (bits & 0x7f800000u) == 0x7f800000u;
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    for (uint32_t k = 0; k < n; k++) {
+        lo_out[k] = lo[k];
+        hi_out[k] = hi[k];
+    }
+    return !special;
+}
+
+/* The bounds of n integer components of type T per element (all finite). */
+#define INT_BOUNDS(T)                                                                              \
+    do {                                                                                           \
+        T lo[16], hi[16];                                                                          \
+        memcpy(lo, p, n * sizeof(T));                                                              \
+        memcpy(hi, p, n * sizeof(T));                                                              \
+        for (uint64_t e = 0; e < count; e++, p += stride)                                          \
+            for (uint32_t k = 0; k < n; k++) {                                                     \
+                T v;                                                                               \
+                memcpy(&v, p + k * sizeof(T), sizeof v);                                           \
+                lo[k] = v < lo[k] ? v : lo[k];                                                     \
+                hi[k] = v > hi[k] ? v : hi[k];                                                     \
+            }                                                                                      \
+        for (uint32_t k = 0; k < n; k++) {                                                         \
+            lo_out[k] = lo[k];                                                                     \
+            hi_out[k] = hi[k];                                                                     \
+        }                                                                                          \
+    } while (0)
+
+static void int_bounds(const uint8_t *p, size_t stride, uint64_t count, uint32_t n,
+                       ossa_component_type type, double *lo_out, double *hi_out) {
+    switch (type) {
+    case OSSA_COMPONENT_BYTE:
+        INT_BOUNDS(int8_t);
+        break;
+    case OSSA_COMPONENT_UNSIGNED_BYTE:
+        INT_BOUNDS(uint8_t);
+        break;
+    case OSSA_COMPONENT_SHORT:
+        INT_BOUNDS(int16_t);
+        break;
+    case OSSA_COMPONENT_UNSIGNED_SHORT:
+        INT_BOUNDS(uint16_t);
+        break;
+    case OSSA_COMPONENT_UNSIGNED_INT:
+        INT_BOUNDS(uint32_t);
+        break;
+    case OSSA_COMPONENT_FLOAT:
+        break;
+    }
+}
+
+/* The bounds of an accessor stored plainly (no sparse values, no padded matrix columns), read in
+ * place; 0 when that does not apply or a value is not finite (then the general pass counts
+ * them). */
+static int plain_bounds(ossa_io_loader *L, uint32_t index, double *lo, double *hi) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[index];
+    if (a->sparse.count || a->buffer_view < 0 ||
+        L->acc_info[index].element_size != a->components * ossa_component_size(a->component_type))
+        return 0;
+    const ossa_buffer_view *v = &doc->buffer_views[a->buffer_view];
+    const uint8_t *p = doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
+    size_t stride = L->acc_info[index].stride;
+    if (a->component_type != OSSA_COMPONENT_FLOAT) {
+        int_bounds(p, stride, a->count, a->components, a->component_type, lo, hi);
+        return 1;
+    }
+    switch (a->components) {
+    case 1:
+        return float_bounds(p, stride, a->count, 1, lo, hi);
+    case 2:
+        return float_bounds(p, stride, a->count, 2, lo, hi);
+    case 3:
+        return float_bounds(p, stride, a->count, 3, lo, hi);
+    case 4:
+        return float_bounds(p, stride, a->count, 4, lo, hi);
+    default:
+        return float_bounds(p, stride, a->count, a->components, lo, hi);
+    }
+}
+
 /* One pass over an accessor's values: non-finite floats (warned here; refused later where they
  * would reach transforms, positions, normals or weights) and the declared min/max. */
 static void scan_values(ossa_io_loader *L, uint32_t index, double *chunk) {
     ossa_document *doc = L->doc;
     const ossa_accessor *a = &doc->accessors[index];
+    ossa_io_accessor_info *info = &L->acc_info[index];
     double lo[16], hi[16];
-    for (uint32_t k = 0; k < a->components; k++) {
-        lo[k] = INFINITY;
-        hi[k] = -INFINITY;
-    }
     uint64_t non_finite = 0, first_non_finite = 0;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
-        ossa_io_decode(doc, (int32_t)index, first, n, chunk, OSSA_IO_OUT_DOUBLE_RAW);
-        for (uint64_t e = 0; e < n; e++)
-            for (uint32_t k = 0; k < a->components; k++) {
-                double v = chunk[e * a->components + k];
-                if (!isfinite(v) && !non_finite++) first_non_finite = first + e;
-                if (v < lo[k]) lo[k] = v;
-                if (v > hi[k]) hi[k] = v;
-            }
+    if (!plain_bounds(L, index, lo, hi)) {
+        for (uint32_t k = 0; k < a->components; k++) {
+            lo[k] = INFINITY;
+            hi[k] = -INFINITY;
+        }
+        for (uint64_t first = 0; first < a->count; first += CHUNK) {
+            uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+            ossa_io_decode(doc, (int32_t)index, first, n, chunk, OSSA_IO_OUT_DOUBLE_RAW);
+            for (uint64_t e = 0; e < n; e++)
+                for (uint32_t k = 0; k < a->components; k++) {
+                    double v = chunk[e * a->components + k];
+                    if (!isfinite(v) && !non_finite++) first_non_finite = first + e;
+                    if (v < lo[k]) lo[k] = v;
+                    if (v > hi[k]) hi[k] = v;
+                }
+        }
     }
+    info->scanned = 1;
+    info->non_finite = non_finite;
+    info->first_non_finite = first_non_finite;
     if (non_finite) {
         ossa_io_path_set(L, "accessors[%u]", index);
         ossa_io_warn(L, "%llu values are not finite numbers (first in element %llu)",

@@ -80,6 +80,14 @@ static void check_vectors(ossa_io_loader *L, int32_t accessor, int normal, doubl
     const ossa_accessor *a = &doc->accessors[accessor];
     if (a->component_type != OSSA_COMPONENT_FLOAT && !normal) return;
     if (!ossa_io_accessor_has_data(L, accessor)) return;
+    const ossa_io_accessor_info *info = &L->acc_info[accessor];
+    if (!normal && info->scanned) { /* the accessor pass found the first non-finite value */
+        if (info->non_finite)
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "element %llu of accessor %d is not a finite number",
+                         (unsigned long long)info->first_non_finite, accessor);
+        return;
+    }
     uint32_t c = a->components;
     uint64_t non_unit = 0, first_non_unit = 0;
     double tolerance = a->component_type == OSSA_COMPONENT_FLOAT ? 5e-3 : 2e-2;
@@ -175,6 +183,7 @@ static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
     enum { BATCH = 256 };
     uint32_t *joints = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
     double *weights = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
+    uint32_t *joint = ossa_io_alloc_uninit(L, (uint64_t)sets * 4, sizeof *joint);
     uint64_t count = doc->accessors[p->joints[0]].count;
     for (uint64_t first = 0; first < count; first += BATCH) {
         uint64_t n = count - first < BATCH ? count - first : BATCH;
@@ -184,21 +193,26 @@ static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
             ossa_io_decode(doc, p->weights[s], first, n, weights + (size_t)s * BATCH * 4,
                            OSSA_IO_OUT_DOUBLE);
         }
-        for (uint64_t v = 0; v < n; v++)
-            for (uint32_t a = 0; a < sets * 4; a++) {
-                size_t ia = (size_t)(a / 4) * BATCH * 4 + v * 4 + a % 4;
-                if (weights[ia] == 0) continue;
-                for (uint32_t b = a + 1; b < sets * 4; b++) {
-                    size_t ib = (size_t)(b / 4) * BATCH * 4 + v * 4 + b % 4;
-                    if (weights[ib] == 0 || joints[ib] != joints[ia]) continue;
-                    ossa_io_warn_key(L, "attributes.JOINTS_0",
-                                     "vertex %llu lists joint %u twice with non-zero weights",
-                                     (unsigned long long)(first + v), joints[ia]);
-                    goto done;
-                }
+        for (uint64_t v = 0; v < n; v++) {
+            /* the vertex's influences with non-zero weights, in set order */
+            uint32_t used = 0;
+            for (uint32_t s = 0; s < sets; s++) {
+                size_t at = (size_t)s * BATCH * 4 + v * 4;
+                for (uint32_t k = 0; k < 4; k++)
+                    if (weights[at + k] != 0) joint[used++] = joints[at + k];
             }
+            for (uint32_t a = 0; a < used; a++)
+                for (uint32_t b = a + 1; b < used; b++)
+                    if (joint[a] == joint[b]) {
+                        ossa_io_warn_key(L, "attributes.JOINTS_0",
+                                         "vertex %llu lists joint %u twice with non-zero weights",
+                                         (unsigned long long)(first + v), joint[a]);
+                        goto done;
+                    }
+        }
     }
 done:
+    ossa_io_release(L->storage, joint);
     ossa_io_release(L->storage, weights);
     ossa_io_release(L->storage, joints);
 }
