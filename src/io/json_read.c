@@ -176,8 +176,18 @@ static const char *json_type_name(const cJSON *item) {
     return "an unknown value";
 }
 
+/* Keys are compared often (every member against the names a reader knows): the first character
+ * settles most comparisons without a call. */
+static int same_key(const char *a, const char *b) {
+    return a[0] == b[0] && !strcmp(a, b);
+}
+
+/* cJSON_GetObjectItemCaseSensitive's answer (the first member of that name), faster. */
 const cJSON *ossa_io_member(const cJSON *object, const char *key) {
-    return cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!object) return NULL;
+    for (const cJSON *item = object->child; item; item = item->next)
+        if (item->string && same_key(item->string, key)) return item;
+    return NULL;
 }
 
 void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item) {
@@ -335,7 +345,7 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
 
 int ossa_io_extension_used(const ossa_io_loader *L, const char *name) {
     for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
-        if (!strcmp(L->doc->extensions_used[i], name)) return 1;
+        if (same_key(L->doc->extensions_used[i], name)) return 1;
     return 0;
 }
 
@@ -349,8 +359,8 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
         const char *key = item->string;
-        if (!strcmp(key, "extras")) continue;
-        if (!strcmp(key, "extensions")) {
+        if (same_key(key, "extras")) continue;
+        if (same_key(key, "extensions")) {
             size_t mark = ossa_io_path_key(L, key);
             ossa_io_expect_object(L, item);
             const cJSON *ext;
@@ -360,9 +370,9 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
                                      "an extension must be an object, not %s", json_type_name(ext));
                 int declared = 0, handled = 0;
                 for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
-                    if (!strcmp(L->doc->extensions_used[i], ext->string)) declared = 1;
+                    if (same_key(L->doc->extensions_used[i], ext->string)) declared = 1;
                 for (const char *const *k = known; *k && !handled; k++)
-                    handled = !strcmp(*k, ext->string);
+                    handled = same_key(*k, ext->string);
                 if (!declared)
                     ossa_io_warn_key(L, ext->string,
                                      "extension '%s' is not listed in extensionsUsed; ignored",
@@ -378,7 +388,7 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
         }
         int found = 0;
         for (const char *const *k = known; *k && !found; k++)
-            found = !strcmp(*k, key);
+            found = same_key(*k, key);
         if (!found) ossa_io_warn_key(L, key, "unknown property '%s'; ignored", key);
     }
 }

@@ -13,75 +13,72 @@ static int same_value(double declared, double actual) {
     return fabs(declared - actual) <= 1e-6 * fmax(1.0, fabs(actual));
 }
 
-/* The bounds of n float components per element, read in place: the usual case, without
- * decoding to double first. n is a constant where this is inlined, so the bounds stay in
- * registers. Returns 0 when a value is not a finite number (then the general pass counts them and
- * finds the first). */
-static inline int float_bounds(const uint8_t *p, size_t stride, uint64_t count, const uint32_t n,
-                               double *lo_out, double *hi_out) {
-    float lo[16], hi[16];
-    uint32_t special = 0; /* an exponent of all ones: infinity or NaN */
-    for (uint32_t k = 0; k < n; k++) {
-        lo[k] = INFINITY;
-        hi[k] = -INFINITY;
-    }
-    for (uint64_t e = 0; e < count; e++, p += stride)
-        for (uint32_t k = 0; k < n; k++) {
-            float v;
-            uint32_t bits;
-            memcpy(&v, p + 4 * k, 4);
-            memcpy(&bits, p + 4 * k, 4);
-            special |= (bits & 0x7f800000u) == 0x7f800000u;
-            lo[k] = v < lo[k] ? v : lo[k];
-            hi[k] = v > hi[k] ? v : hi[k];
-        }
-    for (uint32_t k = 0; k < n; k++) {
-        lo_out[k] = lo[k];
-        hi_out[k] = hi[k];
-    }
-    return !special;
-}
-
-/* The bounds of n integer components of type T per element (all finite). */
-#define INT_BOUNDS(T)                                                                              \
+/* The bounds of N components of type T per element, read in place (p, stride, count), into
+ * lo_out and hi_out; for floats `special` is set when a value is not a finite number (an exponent
+ * of all ones). N is a constant where it can be, so the bounds stay in registers. */
+#define BOUNDS(T, N, IS_FLOAT)                                                                     \
     do {                                                                                           \
         T lo[16], hi[16];                                                                          \
-        memcpy(lo, p, n * sizeof(T));                                                              \
-        memcpy(hi, p, n * sizeof(T));                                                              \
+        memcpy(lo, p, (N) * sizeof(T));                                                            \
+        memcpy(hi, p, (N) * sizeof(T));                                                            \
         for (uint64_t e = 0; e < count; e++, p += stride)                                          \
-            for (uint32_t k = 0; k < n; k++) {                                                     \
+            for (uint32_t k = 0; k < (N); k++) {                                                   \
                 T v;                                                                               \
                 memcpy(&v, p + k * sizeof(T), sizeof v);                                           \
+                if (IS_FLOAT) {                                                                    \
+                    uint32_t bits;                                                                 \
+                    memcpy(&bits, p + k * sizeof(T), sizeof bits);                                 \
+                    special |= (bits & 0x7f800000u) == 0x7f800000u;                                \
+                }                                                                                  \
                 lo[k] = v < lo[k] ? v : lo[k];                                                     \
                 hi[k] = v > hi[k] ? v : hi[k];                                                     \
             }                                                                                      \
-        for (uint32_t k = 0; k < n; k++) {                                                         \
+        for (uint32_t k = 0; k < (N); k++) {                                                       \
             lo_out[k] = lo[k];                                                                     \
             hi_out[k] = hi[k];                                                                     \
         }                                                                                          \
     } while (0)
 
-static void int_bounds(const uint8_t *p, size_t stride, uint64_t count, uint32_t n,
-                       ossa_component_type type, double *lo_out, double *hi_out) {
+/* BOUNDS with N a constant for the common element sizes. */
+#define BOUNDS_OF(T, IS_FLOAT)                                                                     \
+    do {                                                                                           \
+        if (n == 1)                                                                                \
+            BOUNDS(T, 1, IS_FLOAT);                                                                \
+        else if (n == 2)                                                                           \
+            BOUNDS(T, 2, IS_FLOAT);                                                                \
+        else if (n == 3)                                                                           \
+            BOUNDS(T, 3, IS_FLOAT);                                                                \
+        else if (n == 4)                                                                           \
+            BOUNDS(T, 4, IS_FLOAT);                                                                \
+        else                                                                                       \
+            BOUNDS(T, n, IS_FLOAT);                                                                \
+    } while (0)
+
+/* Returns 0 when a float is not a finite number. */
+static int bounds(const uint8_t *p, size_t stride, uint64_t count, uint32_t n,
+                  ossa_component_type type, double *lo_out, double *hi_out) {
+    uint32_t special = 0;
     switch (type) {
     case OSSA_COMPONENT_BYTE:
-        INT_BOUNDS(int8_t);
+        BOUNDS_OF(int8_t, 0);
         break;
     case OSSA_COMPONENT_UNSIGNED_BYTE:
-        INT_BOUNDS(uint8_t);
+        BOUNDS_OF(uint8_t, 0);
         break;
     case OSSA_COMPONENT_SHORT:
-        INT_BOUNDS(int16_t);
+        BOUNDS_OF(int16_t, 0);
         break;
     case OSSA_COMPONENT_UNSIGNED_SHORT:
-        INT_BOUNDS(uint16_t);
+        BOUNDS_OF(uint16_t, 0);
         break;
     case OSSA_COMPONENT_UNSIGNED_INT:
-        INT_BOUNDS(uint32_t);
+        BOUNDS_OF(uint32_t, 0);
         break;
     case OSSA_COMPONENT_FLOAT:
+        BOUNDS_OF(float, 1);
         break;
     }
+    return !special;
 }
 
 /* The bounds of an accessor stored plainly (no sparse values, no padded matrix columns), read in
@@ -96,22 +93,7 @@ static int plain_bounds(ossa_io_loader *L, uint32_t index, double *lo, double *h
     const ossa_buffer_view *v = &doc->buffer_views[a->buffer_view];
     const uint8_t *p = doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
     size_t stride = L->acc_info[index].stride;
-    if (a->component_type != OSSA_COMPONENT_FLOAT) {
-        int_bounds(p, stride, a->count, a->components, a->component_type, lo, hi);
-        return 1;
-    }
-    switch (a->components) {
-    case 1:
-        return float_bounds(p, stride, a->count, 1, lo, hi);
-    case 2:
-        return float_bounds(p, stride, a->count, 2, lo, hi);
-    case 3:
-        return float_bounds(p, stride, a->count, 3, lo, hi);
-    case 4:
-        return float_bounds(p, stride, a->count, 4, lo, hi);
-    default:
-        return float_bounds(p, stride, a->count, a->components, lo, hi);
-    }
+    return bounds(p, stride, a->count, a->components, a->component_type, lo, hi);
 }
 
 /* One pass over an accessor's values: non-finite floats (warned here; refused later where they
