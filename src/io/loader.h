@@ -68,6 +68,8 @@ typedef struct ossa_io_accessor_info {
     int scanned;               /* the accessor pass counted non-finite values (fields below) */
     uint64_t non_finite;       /* values that are not finite numbers */
     uint64_t first_non_finite; /* the element of the first one */
+    int has_uint_max;          /* uint_max is known */
+    uint32_t uint_max;         /* the largest value read as unsigned integers */
 } ossa_io_accessor_info;
 
 typedef struct ossa_io_loader {
@@ -211,6 +213,11 @@ int32_t ossa_io_accessor_value(ossa_io_loader *L, const cJSON *item);
  * bufferView (and not sparse) or on a placeholder buffer read as zeros; like the Khronos
  * validator, their values are not checked, and a warning says so once per accessor. */
 int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor);
+
+/* The largest value of an accessor's components read as unsigned integers (as
+ * OSSA_IO_OUT_UINT reads them: indices, joints), computed once: a check of every value against a
+ * bound passes at once when this is below it (validate_accessors.c). */
+uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor);
 
 /* Accessor layout and element decoding (accessor.c). */
 const char *ossa_io_type_name(ossa_accessor_type type);

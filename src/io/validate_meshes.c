@@ -1,6 +1,7 @@
 /* Mesh data: index ranges, vertex counts per mode, finite positions and normals, weights. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "io/accessor_decode.h"
 #include "io/loader.h"
@@ -49,6 +50,8 @@ static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t v
     uint32_t restart = a->component_type == OSSA_COMPONENT_UNSIGNED_BYTE    ? 0xFFu
                        : a->component_type == OSSA_COMPONENT_UNSIGNED_SHORT ? 0xFFFFu
                                                                             : 0xFFFFFFFFu;
+    uint32_t most = ossa_io_accessor_uint_max(L, p->indices);
+    if (most < restart && most < vertices) return; /* every index is valid */
     uint64_t bad = 0, first_bad = 0;
     uint32_t bad_value = 0;
     for (uint64_t first = 0; first < a->count; first += CHUNK) {
@@ -217,6 +220,80 @@ done:
     ossa_io_release(L->storage, joints);
 }
 
+/* Where an accessor's element `e` starts in its buffer (a plainly stored accessor). */
+static const uint8_t *element_bytes(const ossa_io_loader *L, int32_t accessor) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[accessor];
+    const ossa_buffer_view *v = &doc->buffer_views[a->buffer_view];
+    return doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
+}
+
+/* check_weights and check_joint_duplicates in one pass over the stored bytes, for the usual
+ * skinned primitive: one influence set, float weights, both stored plainly. The same refusal,
+ * warnings and order; returns 0 (nothing done) when it does not apply. */
+static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
+    const ossa_document *doc = L->doc;
+    if (p->influence_sets != 1) return 0;
+    int32_t wi = p->weights[0], ji = p->joints[0];
+    const ossa_accessor *w = &doc->accessors[wi], *j = &doc->accessors[ji];
+    uint32_t jsize = ossa_component_size(j->component_type);
+    if (w->component_type != OSSA_COMPONENT_FLOAT || w->sparse.count || j->sparse.count ||
+        w->buffer_view < 0 || j->buffer_view < 0 || w->components != 4 || j->components != 4 ||
+        w->count != j->count || jsize == 4)
+        return 0;
+    /* in check_weights' and check_joint_duplicates' order (each warns once at most) */
+    if (!ossa_io_accessor_has_data(L, wi) || !ossa_io_accessor_has_data(L, ji)) return 0;
+    const uint8_t *wp = element_bytes(L, wi), *jp = element_bytes(L, ji);
+    size_t wstride = L->acc_info[wi].stride, jstride = L->acc_info[ji].stride;
+    uint64_t off = 0, first_off = 0, duplicate = 0, first_duplicate = 0;
+    double off_sum = 0;
+    uint32_t duplicate_joint = 0;
+    for (uint64_t v = 0; v < w->count; v++, wp += wstride, jp += jstride) {
+        float weight[4];
+        memcpy(weight, wp, sizeof weight);
+        double sum = 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            double x = weight[k];
+            if (!isfinite(x) || x < 0) {
+                ossa_io_path_key(L, "attributes");
+                ossa_io_fail_key(L, "WEIGHTS_0", OSSA_ERROR_INVALID,
+                                 "the weight of vertex %llu is %g; weights must be finite and >= 0",
+                                 (unsigned long long)v, x);
+            }
+            sum += x;
+        }
+        if (fabs(sum - 1.0) > 2e-2 && !off++) {
+            first_off = v;
+            off_sum = sum;
+        }
+        if (duplicate) continue;
+        uint32_t joint[4], used = 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            uint16_t value = jp[k];
+            if (jsize == 2) memcpy(&value, jp + 2 * k, 2);
+            if (weight[k] != 0) joint[used++] = value;
+        }
+        for (uint32_t a = 0; a < used && !duplicate; a++)
+            for (uint32_t b = a + 1; b < used; b++)
+                if (joint[a] == joint[b]) {
+                    duplicate = 1;
+                    first_duplicate = v;
+                    duplicate_joint = joint[a];
+                    break;
+                }
+    }
+    if (off)
+        ossa_io_warn_key(
+            L, "attributes.WEIGHTS_0",
+            "the weights of %llu vertices do not sum to 1 (first: vertex %llu, sum %g)",
+            (unsigned long long)off, (unsigned long long)first_off, off_sum);
+    if (duplicate)
+        ossa_io_warn_key(L, "attributes.JOINTS_0",
+                         "vertex %llu lists joint %u twice with non-zero weights",
+                         (unsigned long long)first_duplicate, duplicate_joint);
+    return 1;
+}
+
 /* Float colours outside 0..1 are harmless to animation: warned. */
 static void check_colors(ossa_io_loader *L, int32_t accessor, double *chunk) {
     const ossa_document *doc = L->doc;
@@ -267,7 +344,7 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
             ossa_io_warn(L, "the POSITION accessor %d has no min and max", at->accessor);
         ossa_io_path_restore(L, mark);
     }
-    if (p->influence_sets) {
+    if (p->influence_sets && !check_one_plain_set(L, p)) {
         check_weights(L, p, chunk);
         check_joint_duplicates(L, p);
     }

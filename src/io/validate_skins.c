@@ -102,6 +102,7 @@ static void check_joint_values(ossa_io_loader *L, uint32_t node, const ossa_prim
     for (uint32_t s = 0; s < p->influence_sets; s++) {
         const ossa_accessor *a = &doc->accessors[p->joints[s]];
         if (!ossa_io_accessor_has_data(L, p->joints[s])) continue;
+        if (ossa_io_accessor_uint_max(L, p->joints[s]) < joints) continue; /* all valid */
         for (uint64_t first = 0; first < a->count; first += CHUNK) {
             uint64_t count = a->count - first < CHUNK ? a->count - first : CHUNK;
             ossa_io_decode(doc, p->joints[s], first, count, chunk, OSSA_IO_OUT_UINT);
