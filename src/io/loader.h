@@ -219,6 +219,14 @@ int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor);
  * bound passes at once when this is below it (validate_accessors.c). */
 uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor);
 
+/* Animation keys stored plainly as floats, checked in place (key_values.c); each returns 0, having
+ * done nothing, when the accessor is not one (then the general pass runs). Key times: finite, not
+ * negative, increasing. Key values: finite, and for rotations (`cubic`: only every third key, the
+ * others are tangents) not zero quaternions, with the keys that are not unit counted. */
+int ossa_io_check_key_times_plain(ossa_io_loader *L, int32_t accessor);
+int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rotation, int cubic,
+                                   uint64_t *non_unit, uint64_t *first_non_unit);
+
 /* Accessor layout and element decoding (accessor.c). */
 const char *ossa_io_type_name(ossa_accessor_type type);
 const char *ossa_io_component_name(ossa_component_type type);

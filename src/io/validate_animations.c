@@ -22,7 +22,8 @@ static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double 
         return 0;
     }
     double previous = 0;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+    int done = ossa_io_check_key_times_plain(L, s->input);
+    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, s->input, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
@@ -70,7 +71,9 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
     int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
     /* Checked as read, zeros included: a zero rotation would poison every transform below it. */
     (void)ossa_io_accessor_has_data(L, s->output);
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+    int done = ossa_io_check_key_values_plain(L, s->output, path == OSSA_PATH_ROTATION, cubic,
+                                              &non_unit, &first_non_unit);
+    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, s->output, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
