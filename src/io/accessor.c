@@ -279,13 +279,38 @@ void ossa_io_decode(const ossa_document *doc, int32_t accessor, uint64_t first, 
     if (!s->count) return;
     const uint8_t *indices = view_bytes(doc, s->indices_buffer_view, s->indices_byte_offset);
     const uint8_t *values = view_bytes(doc, s->values_buffer_view, s->values_byte_offset);
-    uint32_t index_size = ossa_component_size(s->indices_component_type);
-    for (uint32_t k = 0; k < s->count; k++) {
-        uint64_t target = sparse_index(indices + (size_t)k * index_size, s->indices_component_type);
-        if (target < first || target - first >= count) continue;
-        convert_elements(a, &l, values + (size_t)k * l.element_size, l.element_size, 1,
-                         (uint8_t *)out + (size_t)((target - first) * a->components) * value_size,
+    ossa_component_type itype = s->indices_component_type;
+    uint32_t index_size = ossa_component_size(itype);
+    /* The indices never decrease (they increase, checked at load, or are all zeros standing for
+     * bytes not given): the substitutions inside [first, first + count) are one run of them,
+     * found by bisection. Its values are converted in batches, then copied to their slots. */
+    uint32_t lo = 0, hi = s->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sparse_index(indices + (size_t)mid * index_size, itype) < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    enum { BATCH = 64 };
+    double converted[BATCH * 16]; /* room for 16 components of the widest output */
+    size_t element_bytes = (size_t)a->components * value_size;
+    for (uint32_t k = lo; k < s->count;) {
+        uint64_t slot[BATCH];
+        uint32_t n = 0;
+        while (n < BATCH && k + n < s->count) {
+            uint64_t target = sparse_index(indices + (size_t)(k + n) * index_size, itype);
+            if (target - first >= count) break;
+            slot[n++] = target - first;
+        }
+        if (!n) break;
+        convert_elements(a, &l, values + (size_t)k * l.element_size, l.element_size, n, converted,
                          kind);
+        for (uint32_t j = 0; j < n; j++)
+            memcpy((uint8_t *)out + slot[j] * element_bytes,
+                   (const uint8_t *)converted + j * element_bytes, element_bytes);
+        k += n;
+        if (n < BATCH) break; /* the run ended */
     }
 }
 
