@@ -264,7 +264,7 @@ static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
     size_t wstride = L->acc_info[wi].stride, jstride = L->acc_info[ji].stride;
     uint64_t off = 0, first_off = 0, duplicate = 0, first_duplicate = 0;
     double off_sum = 0;
-    uint32_t duplicate_joint = 0;
+    uint32_t duplicate_joint = UINT32_MAX;
     for (uint64_t v = 0; v < w->count; v++, wp += wstride, jp += jstride) {
         float weight[4];
         memcpy(weight, wp, sizeof weight);
@@ -284,18 +284,34 @@ static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
             off_sum = sum;
         }
         if (duplicate) continue;
-        uint32_t joint[4], used = 0;
-        for (uint32_t k = 0; k < 4; k++) {
-            uint16_t value = jp[k];
-            if (jsize == 2) memcpy(&value, jp + 2 * k, 2);
-            if (weight[k] != 0) joint[used++] = value;
+        uint32_t joint[4];
+        if (jsize == 1) {
+            for (uint32_t k = 0; k < 4; k++)
+                joint[k] = jp[k];
+        } else {
+            uint16_t stored[4];
+            memcpy(stored, jp, sizeof stored);
+            for (uint32_t k = 0; k < 4; k++)
+                joint[k] = stored[k];
         }
-        for (uint32_t a = 0; a < used && !duplicate; a++)
-            for (uint32_t b = a + 1; b < used; b++)
-                if (joint[a] == joint[b]) {
-                    duplicate = 1;
-                    first_duplicate = v;
-                    duplicate_joint = joint[a];
+        /* Without branches (which weights are zero follows no pattern): a zero weight's joint is
+         * replaced by a value no joint has, distinct per slot, then any two equal slots are a
+         * joint listed twice with non-zero weights. */
+        uint32_t slot[4];
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t keep = 0u - (uint32_t)(weight[k] != 0);
+            slot[k] = (joint[k] & keep) | ((0x80000000u | k) & ~keep);
+        }
+        int twice = (slot[0] == slot[1]) | (slot[0] == slot[2]) | (slot[0] == slot[3]) |
+                    (slot[1] == slot[2]) | (slot[1] == slot[3]) | (slot[2] == slot[3]);
+        if (!twice) continue;
+        /* the pair check_joint_duplicates names: the first in order */
+        duplicate = 1;
+        first_duplicate = v;
+        for (uint32_t i = 0; i < 4 && duplicate_joint == UINT32_MAX; i++)
+            for (uint32_t k = i + 1; k < 4; k++)
+                if (slot[i] == slot[k]) {
+                    duplicate_joint = joint[i];
                     break;
                 }
     }
