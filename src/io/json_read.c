@@ -55,39 +55,44 @@ void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
     L->path[mark] = '\0';
 }
 
-/* The formats of paths use %u, %d and %s; anything else is left to vsnprintf. */
+/* The formats of paths use %u, %d and %s; anything else is left to vsnprintf. Validation sets a
+ * path for every object it checks, so this writes straight into the path, a byte at a time. */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    L->path_len = 0;
-    L->path[0] = '\0';
-    for (const char *f = fmt; *f; f++) {
+    char *out = L->path, *end = L->path + sizeof L->path - 1;
+    for (const char *f = fmt; *f && out < end; f++) {
         if (*f != '%') {
-            const char *plain = f;
-            while (f[1] && f[1] != '%')
-                f++;
-            path_append(L, plain, (size_t)(f + 1 - plain));
-        } else if (f[1] == 'u') {
-            path_append_uint(L, va_arg(args, unsigned));
-            f++;
-        } else if (f[1] == 'd') {
-            int v = va_arg(args, int);
-            if (v < 0) path_append(L, "-", 1);
-            path_append_uint(L, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
-            f++;
+            *out++ = *f;
+            continue;
+        }
+        char digits[24];
+        const char *text, *text_end;
+        if (f[1] == 'u' || f[1] == 'd') {
+            long long v = f[1] == 'u' ? (long long)va_arg(args, unsigned) : va_arg(args, int);
+            char *start =
+                format_decimal(digits + sizeof digits,
+                               v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+            if (v < 0) *--start = '-';
+            text = start;
+            text_end = digits + sizeof digits;
         } else if (f[1] == 's') {
-            const char *text = va_arg(args, const char *);
-            path_append(L, text, strlen(text));
-            f++;
+            text = va_arg(args, const char *);
+            text_end = text + strlen(text);
         } else {
             va_end(args);
             va_start(args, fmt);
             int n = vsnprintf(L->path, sizeof L->path, fmt, args);
-            L->path_len =
-                n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n);
+            out = L->path +
+                  (n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n));
             break;
         }
+        while (text < text_end && out < end)
+            *out++ = *text++;
+        f++;
     }
+    *out = '\0';
+    L->path_len = (size_t)(out - L->path);
     va_end(args);
 }
 
