@@ -28,9 +28,9 @@ uint32_t ossa_clip_float_track_sample(const ossa_clip *clip, uint32_t track, flo
             float u2 = u * u, u3 = u2 * u;
             float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = (u3 - 2.0f * u2 + u) * dt;
             float h01 = -2.0f * u3 + 3.0f * u2, h11 = (u3 - u2) * dt;
-            /* a + n: key k's out-tangent; b - n: key k + 1's in-tangent */
+            const float *out_tangent = a + n, *in_tangent = b - n; /* of keys k and k + 1 */
             for (uint32_t c = 0; c < n; c++)
-                out[c] = h00 * a[c] + h10 * a[n + c] + h01 * b[c] + h11 * b[c - n];
+                out[c] = h00 * a[c] + h10 * out_tangent[c] + h01 * b[c] + h11 * in_tangent[c];
             return n;
         }
     }
