@@ -272,6 +272,16 @@ const float *ossa_character_dual_quats(const ossa_character *character, uint32_t
  */
 ossa_model_material ossa_character_material(const ossa_character *character, int32_t index);
 
+/**
+ * For programs that write the pose themselves (::ossa_character_pose, several clips at once):
+ * sets the character's animated material values from `count` clips at their clip times `times`
+ * (a later clip's track wins; values no clip animates are the document's). NULL entries and
+ * clips of other models are skipped. Allocates nothing; nothing to do for models whose clips
+ * animate no material.
+ */
+void ossa_character_sample_materials(ossa_character *character, const ossa_clip *const *clips,
+                                     const float *times, uint32_t count);
+
 /** Morph weights of the pose, ossa_rig::weight_total floats (see ossa_rig::weight_offset). */
 const float *ossa_character_weights(const ossa_character *character);
 

@@ -154,7 +154,7 @@ void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, dou
         time = ossa_clip_time(clip, clock, wrap);
         ossa_clip_sample_unchecked(clip, time, &c->cursor, &c->pose);
     }
-    if (c->materials) ossa_character_sample_materials(c->model, clip, time, c->materials);
+    if (c->materials) ossa_model_sample_materials(c->model, &clip, &time, 1, c->materials);
     ossa_character_finish(c);
 }
 
@@ -183,6 +183,12 @@ const float *ossa_character_palette(const ossa_character *c, uint32_t skin) {
 const float *ossa_character_dual_quats(const ossa_character *c, uint32_t skin) {
     if (!c->dual_quats || skin >= c->model->rig->skin_count) return NULL;
     return c->dual_quats + 12 * (size_t)c->model->palette_offset[skin];
+}
+
+void ossa_character_sample_materials(ossa_character *character, const ossa_clip *const *clips,
+                                     const float *times, uint32_t count) {
+    if (character->materials)
+        ossa_model_sample_materials(character->model, clips, times, count, character->materials);
 }
 
 const float *ossa_character_material_state(const ossa_character *character) {

@@ -87,17 +87,21 @@ ossa_result ossa_model_build_material_state(ossa_model *model, const ossa_docume
     return OSSA_OK;
 }
 
-void ossa_character_sample_materials(const ossa_model *model, const ossa_clip *clip, float time,
-                                     float *state) {
+void ossa_model_sample_materials(const ossa_model *model, const ossa_clip *const *clips,
+                                 const float *times, uint32_t count, float *state) {
     if (!model->material_rest) return;
     memcpy(state, model->material_rest,
            (size_t)model->material_count * MATERIAL_STATE_FLOATS * sizeof(float));
-    for (uint32_t i = 0; clip && i < clip->float_track_count; i++) {
-        const ossa_float_track *t = &clip->float_tracks[i];
-        int at = state_offset((ossa_pointer_target)t->target);
-        if (at >= 0)
-            ossa_clip_float_track_sample(clip, i, time,
-                                         state + (size_t)t->index * MATERIAL_STATE_FLOATS + at);
+    for (uint32_t k = 0; k < count; k++) {
+        const ossa_clip *clip = clips[k];
+        if (!clip || clip->rig != model->rig) continue; /* another model's tracks: not ours */
+        for (uint32_t i = 0; i < clip->float_track_count; i++) {
+            const ossa_float_track *t = &clip->float_tracks[i];
+            int at = state_offset((ossa_pointer_target)t->target);
+            if (at >= 0)
+                ossa_clip_float_track_sample(clip, i, times[k],
+                                             state + (size_t)t->index * MATERIAL_STATE_FLOATS + at);
+        }
     }
 }
 

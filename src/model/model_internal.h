@@ -74,10 +74,11 @@ void ossa_character_update_checked(ossa_character *character, const ossa_clip *c
 ossa_result ossa_model_build_material_state(ossa_model *model, const ossa_document *doc,
                                             ossa_error *error);
 
-/* A character's material values for `clip` at clip time `time` (the document's where no track
- * of the clip animates them); nothing when the model animates no material. */
-void ossa_character_sample_materials(const ossa_model *model, const ossa_clip *clip, float time,
-                                     float *state);
+/* A character's material values for `count` clips at their clip times (later clips win; the
+ * document's values where none animates them); nothing when the model animates no material.
+ * NULL clips and clips of other models are skipped. */
+void ossa_model_sample_materials(const ossa_model *model, const ossa_clip *const *clips,
+                                 const float *times, uint32_t count, float *state);
 
 /* A character's material values (MATERIAL_STATE_FLOATS per material), NULL without. */
 const float *ossa_character_material_state(const ossa_character *character);

@@ -2,7 +2,8 @@
  * pointers and a mesh's weights sample bit for bit as the same file written with ordinary
  * channels (library and `ossa sample --json`); material and camera pointers are named float
  * tracks sampled at key and mid-key times (STEP, LINEAR, CUBICSPLINE), also in compact clips,
- * and characters draw the animated material values; malformed pointers are refused naming the
+ * and characters draw the animated material values (also when the program samples its clips
+ * itself); malformed pointers are refused naming the
  * JSON path; a pointer to a property ossa does not model is a warning naming it, and the rest of
  * the clip plays. */
 #include <math.h>
@@ -215,6 +216,15 @@ static void check_float_tracks(int compact) {
         CHECK(m.uv_transform[2] == 0.5f && m.uv_transform[5] == 0.25f);
         CHECK(m.uv_transform[0] == 1 && m.uv_transform[4] == 1);
         CHECK(ossa_character_update(c, NULL, 0.0, OSSA_WRAP_CLAMP, NULL) == OSSA_OK);
+        m = ossa_character_material(c, 0);
+        CHECK(m.base_color[0] == 1 && m.base_color[2] == 0);
+        /* programs that write the pose themselves set the materials from their clips */
+        const ossa_clip *clips[2] = {NULL, clip};
+        const float at[2] = {0.0f, 0.25f};
+        ossa_character_sample_materials(c, clips, at, 2);
+        m = ossa_character_material(c, 0);
+        CHECK(m.base_color[0] == 0.75f && m.base_color[2] == 0.25f);
+        ossa_character_sample_materials(c, clips, at, 0);
         m = ossa_character_material(c, 0);
         CHECK(m.base_color[0] == 1 && m.base_color[2] == 0);
         ossa_character_free(c);
