@@ -139,6 +139,19 @@ static void check_same_as_ordinary(void) {
     }
     free(out_a);
     free(out_b);
+    /* `ossa info` says what each pointer became */
+    char *info = NULL;
+    CHECK(ossa_test_run_cli("info pointer_nodes.glb", &info, NULL) == 0 && info);
+    if (info) {
+        CHECK(strstr(info, "pointer     /nodes/0/rotation: node 0 rotation, LINEAR\n"));
+        CHECK(strstr(info, "pointer     /meshes/0/weights: weights of mesh 0 (2 per key), "
+                           "LINEAR\n"));
+        CHECK(strstr(info, "pointer     /cameras/0/perspective/yfov: float track (1 float), "
+                           "CUBICSPLINE\n"));
+        CHECK(strstr(info, "/materials/0/pbrMetallicRoughness/baseColorFactor: float track "
+                           "(4 floats), LINEAR\n"));
+    }
+    free(info);
 }
 
 /* The float tracks: names, sizes, values at key and mid-key times; the same in compact clips. */
