@@ -390,6 +390,62 @@ static void check_cubic_vec4(void) {
     close_file(&l);
 }
 
+/* KHR_lights_punctual pointers: float tracks where the property has a default and its object is
+ * there; range (no default) is refused when the light does not give it. */
+static void check_light_pointers(void) {
+    static char json[JSON_SIZE], with_light[JSON_SIZE];
+    char channels[2048], second[512];
+    pointer_channel(channels, sizeof channels, S_YFOV,
+                    "/extensions/KHR_lights_punctual/lights/0/intensity");
+    pointer_channel(second, sizeof second, S_EMISSIVE,
+                    "/extensions/KHR_lights_punctual/lights/0/color");
+    strcat(channels, ",");
+    strcat(channels, second);
+    pointer_channel(second, sizeof second, S_YFOV,
+                    "/extensions/KHR_lights_punctual/lights/0/spot/outerConeAngle");
+    strcat(channels, ",");
+    strcat(channels, second);
+    pointer_json(json, sizeof json, channels, "'KHR_animation_pointer','KHR_lights_punctual'", "");
+    /* the lights, at the top level */
+    const char *at = strstr(json, "'asset'");
+    snprintf(with_light, sizeof with_light,
+             "{'extensions':{'KHR_lights_punctual':{'lights':[{'type':'spot','spot':{}}]}},%s", at);
+    loaded l;
+    if (!open_file(&l, with_light, 0)) return;
+    const ossa_clip *clip = ossa_model_clip(l.model, 0);
+    CHECK(ossa_clip_float_track_count(clip) == 3);
+    CHECK(ossa_clip_find_float_track(
+              clip, "/extensions/KHR_lights_punctual/lights/0/spot/outerConeAngle") >= 0);
+    int32_t intensity =
+        ossa_clip_find_float_track(clip, "/extensions/KHR_lights_punctual/lights/0/intensity");
+    int32_t color =
+        ossa_clip_find_float_track(clip, "/extensions/KHR_lights_punctual/lights/0/color");
+    CHECK(intensity >= 0 && color >= 0);
+    float v[3];
+    if (intensity >= 0) {
+        CHECK(ossa_clip_float_track(clip, (uint32_t)intensity).target ==
+              OSSA_POINTER_LIGHT_INTENSITY);
+        CHECK(ossa_clip_float_track_sample(clip, (uint32_t)intensity, 1.0f, v) == 1 && v[0] == 1);
+    }
+    if (color >= 0) {
+        CHECK(ossa_clip_float_track(clip, (uint32_t)color).index == 0);
+        CHECK(ossa_clip_float_track_sample(clip, (uint32_t)color, 0.5f, v) == 3 && v[1] == 0.5f);
+    }
+    close_file(&l);
+    /* range has no default: refused when the light does not give it */
+    pointer_channel(channels, sizeof channels, S_YFOV,
+                    "/extensions/KHR_lights_punctual/lights/0/range");
+    pointer_json(json, sizeof json, channels, "'KHR_animation_pointer','KHR_lights_punctual'", "");
+    snprintf(with_light, sizeof with_light,
+             "{'extensions':{'KHR_lights_punctual':{'lights':[{'type':'spot','spot':{}}]}},%s",
+             strstr(json, "'asset'"));
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(load(with_light, &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(!doc && !strcmp(error.path, POINTER_PATH) && strstr(error.message, "'range' is absent"));
+    ossa_document_free(doc);
+}
+
 int main(void) {
     check_same_as_ordinary();
     check_float_tracks(0);
@@ -397,5 +453,6 @@ int main(void) {
     check_unknown_pointer();
     check_malformed();
     check_cubic_vec4();
+    check_light_pointers();
     return ossa_test_finish("pointer");
 }
