@@ -77,6 +77,8 @@ typedef struct clip_target {
 
 typedef struct clip_scratch {
     clip_target *targets;     /* what the channels animate */
+    uint8_t *node_weights;    /* per glTF node: a channel animates its weights (list_targets) */
+    int32_t *mesh_channel;    /* per mesh: its weights' pointer channel, or -1 (list_targets) */
     ossa_track *tracks;       /* unsorted, one per animated channel */
     ossa_timeline *timelines; /* key_count, time_offset filled */
     int32_t *timeline_input;  /* input accessor of each timeline */
@@ -122,36 +124,42 @@ static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
     return OSSA_OK;
 }
 
-/* 1 when a channel of the animation animates node n's weights (a node target). */
-static int node_weights_animated(const ossa_animation *anim, uint32_t n) {
-    for (uint32_t c = 0; c < anim->channel_count; c++)
-        if (anim->channels[c].node == (int32_t)n && anim->channels[c].path == OSSA_PATH_WEIGHTS)
-            return 1;
-    return 0;
-}
-
 /* The node properties an animation's channels animate (into out, when not NULL); returns their
  * number. A channel with a target node gives one. A KHR_animation_pointer to a mesh's weights
  * gives each node that draws the mesh with the mesh's weights: its weights are the mesh's
  * default weights, which a node's own `weights` override (glTF), so nodes with their own, or
  * whose weights a channel of the same animation animates, keep those. */
 static uint32_t list_targets(const ossa_document *doc, const ossa_animation *anim,
-                             clip_target *out) {
+                             const clip_scratch *scratch, clip_target *out) {
     uint32_t count = 0;
+    int mesh_weights = 0;
     for (uint32_t c = 0; c < anim->channel_count; c++) {
         const ossa_animation_channel *ch = &anim->channels[c];
         if (ch->node >= 0) {
             if (out) out[count] = (clip_target){c, ch->node, ch->path};
             count++;
+            if (ch->path == OSSA_PATH_WEIGHTS) scratch->node_weights[ch->node] = 1;
         }
-        if (ch->pointer_target != OSSA_POINTER_MESH_WEIGHTS) continue;
-        for (uint32_t n = 0; n < doc->node_count; n++) {
-            if (doc->nodes[n].mesh != ch->pointer_index || doc->nodes[n].weights ||
-                node_weights_animated(anim, n))
-                continue;
-            if (out) out[count] = (clip_target){c, (int32_t)n, OSSA_PATH_WEIGHTS};
-            count++;
+        if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS) {
+            scratch->mesh_channel[ch->pointer_index] = (int32_t)c; /* one per mesh (validated) */
+            mesh_weights = 1;
         }
+    }
+    for (uint32_t n = 0; mesh_weights && n < doc->node_count; n++) {
+        const ossa_node *node = &doc->nodes[n];
+        if (node->mesh < 0 || scratch->mesh_channel[node->mesh] < 0 || node->weights ||
+            scratch->node_weights[n])
+            continue;
+        if (out)
+            out[count] = (clip_target){(uint32_t)scratch->mesh_channel[node->mesh], (int32_t)n,
+                                       OSSA_PATH_WEIGHTS};
+        count++;
+    }
+    for (uint32_t c = 0; c < anim->channel_count; c++) { /* the scratch back as it was */
+        const ossa_animation_channel *ch = &anim->channels[c];
+        if (ch->node >= 0) scratch->node_weights[ch->node] = 0;
+        if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS)
+            scratch->mesh_channel[ch->pointer_index] = -1;
     }
     return count;
 }
@@ -161,7 +169,7 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
                               uint8_t *node_paths) {
     const ossa_document *doc = st->doc;
     const ossa_rig *rig = st->rig;
-    uint32_t target_count = list_targets(doc, anim, scratch->targets);
+    uint32_t target_count = list_targets(doc, anim, scratch, scratch->targets);
     uint64_t time_total = 0, value_total = 0;
     for (uint32_t i = 0; i < target_count; i++) {
         const ossa_animation_channel *ch = &anim->channels[scratch->targets[i].channel];
@@ -315,20 +323,29 @@ ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
     memset(impl, 0, sizeof *impl);
     impl->owned = owned;
     st.owned = &impl->owned;
+    clip_scratch scratch = {NULL,
+                            ossa_owned_alloc(st.owned, doc->node_count, 1),
+                            ossa_owned_alloc(st.owned, doc->mesh_count, sizeof(int32_t)),
+                            NULL,
+                            NULL,
+                            NULL};
     uint32_t max_channels = 0;
-    for (uint32_t a = 0; a < doc->animation_count; a++) {
-        uint32_t targets = list_targets(doc, &doc->animations[a], NULL);
+    for (uint32_t m = 0; scratch.mesh_channel && m < doc->mesh_count; m++)
+        scratch.mesh_channel[m] = -1;
+    for (uint32_t a = 0; scratch.node_weights && scratch.mesh_channel && a < doc->animation_count;
+         a++) {
+        uint32_t targets = list_targets(doc, &doc->animations[a], &scratch, NULL);
         if (targets > max_channels) max_channels = targets;
     }
     ossa_clip *clips = ossa_owned_alloc(st.owned, doc->animation_count, sizeof *clips);
-    clip_scratch scratch = {ossa_owned_alloc(st.owned, max_channels, sizeof(clip_target)),
-                            ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_track)),
-                            ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_timeline)),
-                            ossa_owned_alloc(st.owned, max_channels, sizeof(int32_t))};
-    ossa_result r =
-        (clips && scratch.targets && scratch.tracks && scratch.timelines && scratch.timeline_input)
-            ? OSSA_OK
-            : OSSA_ERROR_OUT_OF_MEMORY;
+    scratch.targets = ossa_owned_alloc(st.owned, max_channels, sizeof(clip_target));
+    scratch.tracks = ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_track));
+    scratch.timelines = ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_timeline));
+    scratch.timeline_input = ossa_owned_alloc(st.owned, max_channels, sizeof(int32_t));
+    ossa_result r = (clips && scratch.targets && scratch.node_weights && scratch.mesh_channel &&
+                     scratch.tracks && scratch.timelines && scratch.timeline_input)
+                        ? OSSA_OK
+                        : OSSA_ERROR_OUT_OF_MEMORY;
     int failed = 0;
     for (uint32_t a = 0; r == OSSA_OK && a < doc->animation_count; a++) {
         st.animation = a;

@@ -1,6 +1,7 @@
 /* Animations: key times, output formats and counts per path (or KHR_animation_pointer target),
  * finite values, unique targets. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "io/accessor_decode.h"
 #include "io/loader.h"
@@ -159,10 +160,6 @@ static void check_pointer_channel(ossa_io_loader *L, uint32_t anim, uint32_t ind
         return;
     }
     ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
-    for (uint32_t k = 0; k < index; k++)
-        if (an->channels[k].pointer_target == ch->pointer_target &&
-            an->channels[k].pointer_index == ch->pointer_index)
-            ossa_io_fail(L, OSSA_ERROR_INVALID, "channel %u already animates the same property", k);
     uint32_t per_key = ossa_pointer_target_components(ch->pointer_target);
     ossa_accessor_type type = per_key == 4   ? OSSA_TYPE_VEC4
                               : per_key == 3 ? OSSA_TYPE_VEC3
@@ -197,6 +194,43 @@ static void check_pointer_channel(ossa_io_loader *L, uint32_t anim, uint32_t ind
     check_output_values(L, anim, index, chunk);
 }
 
+/* A pointer channel's property (target, index) and the channel, sorted to find repeats. */
+typedef struct pointer_use {
+    uint64_t property;
+    uint32_t channel;
+} pointer_use;
+
+static int compare_uses(const void *a, const void *b) {
+    const pointer_use *x = a, *y = b;
+    if (x->property != y->property) return x->property < y->property ? -1 : 1;
+    return (x->channel > y->channel) - (x->channel < y->channel);
+}
+
+/* Refuses two pointer channels of one animation on the same property (the first repeat, by
+ * channel order), in O(n log n). */
+static void check_pointer_repeats(ossa_io_loader *L, uint32_t anim, pointer_use *uses) {
+    const ossa_animation *an = &L->doc->animations[anim];
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        const ossa_animation_channel *ch = &an->channels[c];
+        if (ch->pointer_target != OSSA_POINTER_NONE)
+            uses[n++] =
+                (pointer_use){(uint64_t)ch->pointer_target << 32 | (uint32_t)ch->pointer_index, c};
+    }
+    qsort(uses, n, sizeof *uses, compare_uses);
+    uint32_t repeat = UINT32_MAX, first = 0, run = 0; /* run: where the property's uses start */
+    for (uint32_t i = 1; i < n; i++) {
+        if (uses[i].property != uses[i - 1].property) {
+            run = i;
+            continue;
+        }
+        if (uses[i].channel < repeat) repeat = uses[i].channel, first = uses[run].channel;
+    }
+    if (repeat == UINT32_MAX) return;
+    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, repeat);
+    ossa_io_fail(L, OSSA_ERROR_INVALID, "channel %u already animates the same property", first);
+}
+
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
@@ -206,6 +240,11 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
         if (doc->animations[a].sampler_count > most_samplers)
             most_samplers = doc->animations[a].sampler_count;
     uint8_t *usable_sampler = ossa_io_alloc_array(L, most_samplers, 1);
+    uint32_t most_channels = 0;
+    for (uint32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].channel_count > most_channels)
+            most_channels = doc->animations[a].channel_count;
+    pointer_use *uses = ossa_io_alloc_array(L, most_channels, sizeof *uses);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
         ossa_animation *an = &doc->animations[a];
         for (uint32_t s = 0; s < an->sampler_count; s++)
@@ -214,6 +253,7 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
             check_channel(L, a, c, paths_of_node, chunk);
             check_pointer_channel(L, a, c, usable_sampler[an->channels[c].sampler], chunk);
         }
+        check_pointer_repeats(L, a, uses);
         for (uint32_t c = 0; c < an->channel_count; c++) {
             ossa_animation_channel *ch = &an->channels[c];
             if (ch->node < 0) continue;
@@ -221,6 +261,7 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
             if (!usable_sampler[ch->sampler]) ch->node = -1; /* warned in check_input */
         }
     }
+    ossa_io_release(L->storage, uses);
     ossa_io_release(L->storage, usable_sampler);
     ossa_io_release(L->storage, paths_of_node);
     ossa_io_release(L->storage, chunk);
