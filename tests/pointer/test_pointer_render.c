@@ -2,7 +2,8 @@
  * suite's cubes, unlit (KHR_materials_unlit draws the base colour exactly), whose base colour a
  * KHR_animation_pointer channel takes from red (t = 0) to blue (t = 1); at each time the cubes'
  * pixels are the animated factor. Two instances half a clip apart, drawn in one instanced draw,
- * show both colours at once. */
+ * show both colours at once (also when their vertices are skinned on the CPU and drawn one
+ * instance at a time). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,5 +75,9 @@ int main(void) {
     printf("two instances: %ld red pixels, %ld purple\n", red, purple);
     CHECK(red > 100 && purple > 100);
     CHECK(count_colour("pointer_colour_instances.png", frames[2].rgb) == 0);
+    /* CPU-skinned vertices, drawn one instance at a time: the same materials per instance */
+    render("--time 0 --instances 2 --skinning cpu", "pointer_colour_cpu.png");
+    CHECK(count_colour("pointer_colour_cpu.png", frames[0].rgb) == red);
+    CHECK(count_colour("pointer_colour_cpu.png", frames[1].rgb) == purple);
     return ossa_test_finish("pointer_render");
 }
