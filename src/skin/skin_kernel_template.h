@@ -17,6 +17,12 @@
  */
 #include "skin_mesh_internal.h"
 
+#if defined(__GNUC__)
+#define SKIN_INLINE static inline __attribute__((always_inline))
+#else
+#define SKIN_INLINE static inline
+#endif
+
 /* The element loops must be unrolled so the 12 matrix rows stay in registers. */
 #define SKIN_UNROLL _Pragma("GCC unroll 12")
 
@@ -25,7 +31,7 @@
  * normalising on the way: with n2 = |r|^2, the rotation of r / |r| is I + (2 / n2) * (...) and
  * the translation 2 * (d / |r|) * conj(r / |r|) is (2 / n2) * (w_r d - w_d r + r x d).
  */
-static inline void dq_to_matrix_v(const vf *q, vf *m) {
+SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
     vf x = q[0], y = q[1], z = q[2], w = q[3], dx = q[4], dy = q[5], dz = q[6], dw = q[7];
     vf inv_len = V_INVSQRT(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
     vf two_inv = V_MUL(V_SET1(2.0f), V_MUL(inv_len, inv_len));
@@ -46,12 +52,6 @@ static inline void dq_to_matrix_v(const vf *q, vf *m) {
     m[9] = V_MUL(s2, V_ADD(yz, xw));
     m[10] = V_SUB(s, V_MUL(s2, V_ADD(xx, yy)));
 }
-
-#if defined(__GNUC__)
-#define SKIN_INLINE static inline __attribute__((always_inline))
-#else
-#define SKIN_INLINE static inline
-#endif
 
 /* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a
  * constant, so each lookup kind gets its own copy of the loops. */
@@ -124,7 +124,7 @@ SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_
 }
 
 /* Transforms a direction by the 3x3 part of m and renormalises it. */
-static inline void direction(const vf *m, vf x, vf y, vf z, vf *o) {
+SKIN_INLINE void direction(const vf *m, vf x, vf y, vf z, vf *o) {
     vf rx = V_FMA(m[0], x, V_FMA(m[1], y, V_MUL(m[2], z)));
     vf ry = V_FMA(m[4], x, V_FMA(m[5], y, V_MUL(m[6], z)));
     vf rz = V_FMA(m[8], x, V_FMA(m[9], y, V_MUL(m[10], z)));
