@@ -359,13 +359,18 @@ static int bench_model_crowd(bench_report *rep, const bench_args *a, ossa_thread
         bench_skin_crowd_free(crowd);
         return 0;
     }
+    /* Outputs too large to stay in the cache go around it, as a game's would */
+    double outputs = (double)bench_skin_crowd_output_bytes(crowd);
+    ossa_skin_stores stores =
+        outputs >= 2.0 * (double)rep->cache_bytes ? OSSA_SKIN_STORES_STREAM : OSSA_SKIN_STORES_AUTO;
     int status = 0;
     for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++)
         for (int pass = 0; pass < 2; pass++) {
             ossa_thread_pool *p = pass ? pool : NULL;
             if (pass && ossa_thread_pool_threads(pool) < 2) continue;
             bench_skin_result r;
-            if (bench_skin_crowd_run(crowd, (ossa_skin_mode)mode, a->backend, a->seconds, p, &r))
+            if (bench_skin_crowd_run(crowd, (ossa_skin_mode)mode, a->backend, stores, a->seconds, p,
+                                     &r))
                 status = 1;
             else
                 add_skin_row(rep, name, WORKLOAD_CROWD, a->skin_crowd, mode ? "dqs" : "lbs",
