@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "ossa/skin.h"
-#include "pose/xform.h"
 
 /* 1 / cbrt(d) for d > 0. Joint matrices are mostly rigid (d near 1): there Newton's iteration
  * for d^(-1/3) from the first-order guess (within 0.3%; each step squares the relative error,
