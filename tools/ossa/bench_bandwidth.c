@@ -19,29 +19,53 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include "simd_target.h"
 #define HAVE_WIDE_STREAMS 1
-/* The non-temporal kernels with 64-byte stores, as the AVX-512 skinning path writes: on Zen 4,
- * 16-byte non-temporal stores reach ~0.6x the bandwidth of whole-line ones, so a bound made of
- * them would not bound a kernel storing whole lines. */
+/* The kernels with 64-byte loads and stores, as the AVX-512 skinning path moves data: on Zen 4
+ * the scalar loops issue too few stores to reach the memory's bandwidth (one 8-byte store per
+ * cycle or two, and what they reach changed with the loop's code alignment), and 16-byte
+ * non-temporal stores reach ~0.6x the bandwidth of whole-line ones: bounds made of them would not
+ * bound a kernel storing whole lines. */
 OSSA_TARGET_BEGIN("avx512f")
 #include <immintrin.h>
-static void write_nt_wide(double *restrict a, size_t n, double s) {
-    __m512d v = _mm512_set1_pd(s);
-    for (size_t i = 0; i < n; i += 8)
-        _mm512_stream_pd(a + i, v);
+/* Runs a kernel over n doubles (a multiple of 8); returns the read kernel's sum. */
+static double run_wide(int kernel, double *restrict a, const double *restrict b,
+                       const double *restrict c, size_t n, double s) {
+    __m512d v = _mm512_set1_pd(s), sum = _mm512_setzero_pd();
+    switch (kernel) {
+    case BENCH_READ: /* one add per line: its latency is well under a line's transfer time */
+        for (size_t i = 0; i < n; i += 8)
+            sum = _mm512_add_pd(sum, _mm512_load_pd(b + i));
+        break;
+    case BENCH_WRITE:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i, v);
+        break;
+    case BENCH_COPY:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i, _mm512_mul_pd(v, _mm512_load_pd(b + i)));
+        break;
+    case BENCH_TRIAD:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i,
+                            _mm512_fmadd_pd(v, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+        break;
+    case BENCH_WRITE_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i, v);
+        break;
+    case BENCH_COPY_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i, _mm512_mul_pd(v, _mm512_load_pd(b + i)));
+        break;
+    case BENCH_TRIAD_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i,
+                             _mm512_fmadd_pd(v, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+        break;
+    default:
+        break;
+    }
     _mm_sfence();
-}
-static void copy_nt_wide(double *restrict a, const double *restrict b, size_t n, double s) {
-    __m512d v = _mm512_set1_pd(s);
-    for (size_t i = 0; i < n; i += 8)
-        _mm512_stream_pd(a + i, _mm512_mul_pd(v, _mm512_load_pd(b + i)));
-    _mm_sfence();
-}
-static void triad_nt_wide(double *restrict a, const double *restrict b, const double *restrict c,
-                          size_t n, double s) {
-    __m512d v = _mm512_set1_pd(s);
-    for (size_t i = 0; i < n; i += 8)
-        _mm512_stream_pd(a + i, _mm512_fmadd_pd(v, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
-    _mm_sfence();
+    return _mm512_reduce_add_pd(sum);
 }
 OSSA_TARGET_END
 #else
@@ -91,7 +115,7 @@ typedef struct lane {
     size_t n;
     double sum; /* the read kernel's result: the slice's length when it ran */
     int failed;
-    int wide; /* non-temporal kernels store 64 bytes at a time (bench_stream_wide) */
+    int wide; /* the kernels load and store 64 bytes at a time (bench_stream_wide) */
 } lane;
 
 typedef struct team {
@@ -121,6 +145,13 @@ static void run_kernel(lane *l, int kernel, size_t slice, double s) {
     size_t n = l->n / SLICES, at = slice * n;
     double *restrict a = l->a + at;
     const double *restrict b = l->b + at, *restrict c = l->c + at;
+#if HAVE_WIDE_STREAMS
+    if (l->wide) {
+        double sum = run_wide(kernel, a, b, c, n, s);
+        if (kernel == BENCH_READ) l->sum = sum;
+        return;
+    }
+#endif
     switch (kernel) {
     case BENCH_READ:
         l->sum = read_kernel(b, n);
@@ -137,23 +168,6 @@ static void run_kernel(lane *l, int kernel, size_t slice, double s) {
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] + s * c[i];
         break;
-#if HAVE_WIDE_STREAMS
-    case BENCH_WRITE_NT:
-    case BENCH_COPY_NT:
-    case BENCH_TRIAD_NT:
-        if (!l->wide) break;
-        if (kernel == BENCH_WRITE_NT)
-            write_nt_wide(a, n, s);
-        else if (kernel == BENCH_COPY_NT)
-            copy_nt_wide(a, b, n, s);
-        else
-            triad_nt_wide(a, b, c, n, s);
-        return;
-#endif
-    default:
-        break;
-    }
-    switch (kernel) {
 #if HAVE_STREAM_STORES
     case BENCH_WRITE_NT: {
         __m128d v = _mm_set1_pd(s);

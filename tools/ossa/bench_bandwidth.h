@@ -29,8 +29,8 @@ double bench_stream_bytes(bench_stream kernel);
 /* 1 when this build can run the kernel (non-temporal stores need SSE2). */
 int bench_stream_supported(bench_stream kernel);
 
-/* 1 when the non-temporal kernels store whole 64-byte lines (AVX-512, as the AVX-512 skinning
- * path stores), 0 when they store 16 bytes at a time. */
+/* 1 when the kernels load and store whole 64-byte lines (AVX-512, as the AVX-512 skinning path
+ * does), 0 when they are plain loops (non-temporal stores 16 bytes at a time). */
 int bench_stream_wide(void);
 
 /*
