@@ -43,15 +43,19 @@ static void quat_of_rotation(const double *r, double *q) {
         q[i] *= inv_n;
 }
 
-void skin_dq_from_matrix(const float *m, float *dq) {
+/* 1 / the uniform scale of joint matrix m: 1 / cbrt(|det|) of its 3x3 part, 1 when the
+ * determinant is 0 or not finite (degenerate: keep the translation only). */
+static double inverse_scale(const float *m) {
+    double det = (double)m[0] * ((double)m[5] * m[10] - (double)m[6] * m[9]) -
+                 (double)m[1] * ((double)m[4] * m[10] - (double)m[6] * m[8]) +
+                 (double)m[2] * ((double)m[4] * m[9] - (double)m[5] * m[8]);
+    return det != 0.0 && isfinite(det) ? inverse_cube_root(fabs(det)) : 1.0;
+}
+
+/* The dual quaternion and scale of joint matrix m, given inverse_scale(m). */
+static void dq_from_scaled(const float *m, double inv_scale, float *dq) {
     double a[9] = {m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]};
-    double det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
-                 a[2] * (a[3] * a[7] - a[4] * a[6]);
-    double inv_scale = 1.0, scale = 1.0; /* degenerate: keep the translation only */
-    if (det != 0.0 && isfinite(det)) {
-        inv_scale = inverse_cube_root(fabs(det));
-        scale = fabs(det) * inv_scale * inv_scale;
-    }
+    double scale = 1.0 / inv_scale;
     for (int i = 0; i < 9; i++)
         a[i] *= inv_scale;
     double q[4];
@@ -68,6 +72,10 @@ void skin_dq_from_matrix(const float *m, float *dq) {
     }
     dq[8] = (float)scale;
     dq[9] = dq[10] = dq[11] = 0.0f;
+}
+
+void skin_dq_from_matrix(const float *m, float *dq) {
+    dq_from_scaled(m, inverse_scale(m), dq);
 }
 
 void skin_dq_to_matrix(const float *b, float *m) {
@@ -100,7 +108,19 @@ void skin_dq_to_matrix(const float *b, float *m) {
     m[11] = tz;
 }
 
+/* Joints converted per round of the two loops below. */
+#define DQ_CHUNK 16
+
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out) {
-    for (uint32_t j = 0; j < joint_count; j++)
-        skin_dq_from_matrix(palette + 12 * (size_t)j, out + 12 * (size_t)j);
+    /* Two short loops instead of one long chain per joint (determinant, cube root, square roots
+     * and divisions, each waiting on the last): the processor overlaps many joints of each. */
+    double inv_scale[DQ_CHUNK];
+    for (uint32_t first = 0; first < joint_count; first += DQ_CHUNK) {
+        uint32_t n = joint_count - first < DQ_CHUNK ? joint_count - first : DQ_CHUNK;
+        const float *m = palette + 12 * (size_t)first;
+        for (uint32_t j = 0; j < n; j++)
+            inv_scale[j] = inverse_scale(m + 12 * (size_t)j);
+        for (uint32_t j = 0; j < n; j++)
+            dq_from_scaled(m + 12 * (size_t)j, inv_scale[j], out + 12 * ((size_t)first + j));
+    }
 }
