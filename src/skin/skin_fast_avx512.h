@@ -245,9 +245,10 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
     _Alignas(64) float res[SKIN_RESULT_ROWS * SKIN_BLOCK];
     size_t first = begin / SKIN_BLOCK, last = (end + SKIN_BLOCK - 1) / SKIN_BLOCK;
     /* A DQS block is a long dependency chain, so the out-of-order window spans too few blocks
-     * to hide memory latency: meshes too large for the caches (measured by their output, as
-     * for the non-temporal stores) fetch ahead. ~1.3x on a 1M-vertex mesh; LBS got slower. */
-    int prefetch = ctx->dqs && ctx->nontemporal;
+     * to hide memory latency: meshes too large for the caches (measured by their positions
+     * and normals, as OSSA_SKIN_STORES_AUTO measures them) fetch ahead. ~1.3x on a 1M-vertex
+     * mesh; LBS got slower. A crowd's small shared meshes stay in cache whatever it stores. */
+    int prefetch = ctx->dqs && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];
         if (prefetch && bi + FAST_PREFETCH_BLOCKS < last)
