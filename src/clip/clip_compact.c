@@ -835,6 +835,7 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
         memcpy(scratch, src->base_local, rig->node_count * sizeof *scratch);
         memcpy(paths, src->node_paths, rig->node_count);
         r = compact_clip(&st, src, &impl->owned, scratch, &clips[i]);
+        if (r == OSSA_OK) r = ossa_clip_copy_float_tracks(src, &impl->owned, &clips[i]);
         if (r != OSSA_OK) break;
         clips[i].name = name;
         clips[i].node_paths = paths;
