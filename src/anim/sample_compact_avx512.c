@@ -160,45 +160,59 @@ static INLINE void slerp_prepare(float t, slerp_factors *f) {
     }
 }
 
-/* ossa_quat_slerp lane by lane on component vectors. */
-static INLINE void slerp16(const __m512 *a, const __m512 *b, const slerp_factors *f, __m512 *out) {
-    __m512 d = _mm512_add_ps(
-        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(a[0], b[0]), _mm512_mul_ps(a[1], b[1])),
-                      _mm512_mul_ps(a[2], b[2])),
-        _mm512_mul_ps(a[3], b[3]));
+/* ossa_quat_slerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
+ * tracks, a, b, out holding four vectors per block: two blocks' steps interleave, so that the
+ * processor runs their long dependency chains side by side. */
+static INLINE void slerp16(const __m512 *a, const __m512 *b, const slerp_factors *f, __m512 *out,
+                           int blocks) {
     __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
-    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
-    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
-    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
-    __m512 to_mid = _mm512_div_ps(half, half_cos);
-    __m512 xm1 = _mm512_sub_ps(half_cos, one);
-    __m512 ap = one, as = one;
-#define SERIES_STEP16(i)                                                                           \
-    ap = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1, f->fp[i]), ap));                      \
-    as = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1, f->fs[i]), as))
-    SERIES_STEP16(6);
-    SERIES_STEP16(5);
-    SERIES_STEP16(4);
-    SERIES_STEP16(3);
-    SERIES_STEP16(2);
-    SERIES_STEP16(1);
-    SERIES_STEP16(0);
-#undef SERIES_STEP16
-    __m512 rp = _mm512_mul_ps(_mm512_set1_ps(f->p), ap);
-    __m512 rs = _mm512_mul_ps(_mm512_set1_ps(f->s), as);
-    __m512 w0, w1;
-    if (f->first_half) { /* rp: towards a, rs: towards the midpoint */
-        w0 = _mm512_add_ps(rp, _mm512_mul_ps(rs, to_mid));
-        w1 = _mm512_mul_ps(rs, to_mid);
-    } else { /* rp: towards the midpoint, rs: towards b */
-        w0 = _mm512_mul_ps(rp, to_mid);
-        w1 = _mm512_add_ps(_mm512_mul_ps(rp, to_mid), rs);
-    }
-    w1 = _mm512_mul_ps(w1, sign);
+    __m512 sign[2], half_cos[2], to_mid[2], xm1[2], ap[2], as[2], w0[2], w1[2];
     UNROLL
-    for (int c = 0; c < 4; c++)
-        out[c] = _mm512_add_ps(_mm512_mul_ps(w0, a[c]), _mm512_mul_ps(w1, b[c]));
+    for (int h = 0; h < blocks; h++) {
+        const __m512 *p = a + 4 * h, *q = b + 4 * h;
+        __m512 d = _mm512_add_ps(
+            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p[0], q[0]), _mm512_mul_ps(p[1], q[1])),
+                          _mm512_mul_ps(p[2], q[2])),
+            _mm512_mul_ps(p[3], q[3]));
+        __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+        sign[h] = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+        __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
+        half_cos[h] = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
+    }
+    UNROLL
+    for (int h = 0; h < blocks; h++) {
+        to_mid[h] = _mm512_div_ps(half, half_cos[h]);
+        xm1[h] = _mm512_sub_ps(half_cos[h], one);
+        ap[h] = as[h] = one;
+    }
+    UNROLL
+    for (int i = 6; i >= 0; i--) {
+        UNROLL
+        for (int h = 0; h < blocks; h++) {
+            ap[h] = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1[h], f->fp[i]), ap[h]));
+            as[h] = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1[h], f->fs[i]), as[h]));
+        }
+    }
+    UNROLL
+    for (int h = 0; h < blocks; h++) {
+        __m512 rp = _mm512_mul_ps(_mm512_set1_ps(f->p), ap[h]);
+        __m512 rs = _mm512_mul_ps(_mm512_set1_ps(f->s), as[h]);
+        if (f->first_half) { /* rp: towards a, rs: towards the midpoint */
+            w0[h] = _mm512_add_ps(rp, _mm512_mul_ps(rs, to_mid[h]));
+            w1[h] = _mm512_mul_ps(rs, to_mid[h]);
+        } else { /* rp: towards the midpoint, rs: towards b */
+            w0[h] = _mm512_mul_ps(rp, to_mid[h]);
+            w1[h] = _mm512_add_ps(_mm512_mul_ps(rp, to_mid[h]), rs);
+        }
+        w1[h] = _mm512_mul_ps(w1[h], sign[h]);
+    }
+    UNROLL
+    for (int h = 0; h < blocks; h++) {
+        UNROLL
+        for (int c = 0; c < 4; c++)
+            out[4 * h + c] = _mm512_add_ps(_mm512_mul_ps(w0[h], a[4 * h + c]),
+                                           _mm512_mul_ps(w1[h], b[4 * h + c]));
+    }
 }
 
 /* The rotations of a block starting at rot3 track j of a row: up to sixteen rot3 tracks and,
@@ -235,17 +249,25 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
     const float *range = compact->ranges + tl->range_offset;
     const uint16_t *targets = compact->targets + tl->first_track;
     const uint8_t *dropped = compact->dropped + tl->first_track;
-    __m512 a[4], b[4], out[4];
+    __m512 a[8], b[8], out[8];
     const uint16_t *vec_targets = targets + tl->rot3 + tl->rot4;
     __m512 vu = _mm512_set1_ps(u);
     if (tl->rot3 + tl->rot4) {
         slerp_factors f;
         slerp_prepare(u, &f);
         uint32_t merged = merged_rot4(tl);
-        for (uint32_t j = 0; j < tl->rot3; j += 16) {
+        for (uint32_t j = 0; j < tl->rot3; j += 32) { /* two blocks at a time */
             uint32_t n = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged, j, a);
             decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j, b);
-            slerp16(a, b, &f, out);
+            if (j + 16 < tl->rot3) {
+                uint32_t n1 = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged,
+                                               j + 16, a + 4);
+                decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j + 16, b + 4);
+                slerp16(a, b, &f, out, 2);
+                store(out + 4, targets + j + 16, n1, 0xf, local);
+            } else {
+                slerp16(a, b, &f, out, 1);
+            }
             store(out, targets + j, n, 0xf, local);
         }
         row0 += 3 * tl->rot3, row1 += 3 * tl->rot3, targets += tl->rot3;
@@ -253,7 +275,7 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
             __mmask16 m = lanes(tl->rot4 - j);
             decode_rot4(row0, tl->rot4, j, m, a);
             decode_rot4(row1, tl->rot4, j, m, b);
-            slerp16(a, b, &f, out);
+            slerp16(a, b, &f, out, 1);
             store(out, targets + j, tl->rot4 - j, 0xf, local);
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
