@@ -291,9 +291,11 @@ static void test_interpolation(void) {
         {0, OSSA_PATH_WEIGHTS, OSSA_INTERP_LINEAR, 2, 0, 36, 0},
         {0, OSSA_PATH_ROTATION, OSSA_INTERP_LINEAR, 4, 1, 42, 3}};
     static const uint8_t node_paths[1] = {0xF}; /* T, R, S and weights of node 0 */
-    ossa_clip clip = {&rig,   "c", 0.0f,  4.0f,   4.0f,  2,        timelines,        4,
-                      tracks, 0,   times, values, batch, one_rest, one_rest_weights, node_paths,
-                      NULL,   0,   0,     0,      0};
+    ossa_clip clip = {&rig,       "c",       0.0f,  4.0f,     4.0f,
+                      2,          timelines, 4,     tracks,   0,
+                      times,      values,    batch, one_rest, one_rest_weights,
+                      node_paths, NULL,      0,     0,        0,
+                      0,          NULL,      0};
     ossa_trs local;
     float weights[2];
     ossa_pose pose = {&local, weights};
