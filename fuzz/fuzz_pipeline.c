@@ -201,6 +201,13 @@ static void run_clip(const ossa_rig *rig, const ossa_clip *clip, frame_buffers *
                                               rig->weight_total * sizeof(float)),
                 "cursor and stateless weights differ at time %g", (double)times[i]);
         if (i % 3 == 2) run_poses(rig, b);
+        /* named float tracks (KHR_animation_pointer): at most 4 finite-in, any-time values */
+        for (uint32_t t = 0; t < ossa_clip_float_track_count(clip); t++) {
+            float value[4];
+            uint32_t n = ossa_clip_float_track_sample(clip, t, times[i], value);
+            REQUIRE(n >= 1 && n <= 4 && n == ossa_clip_float_track(clip, t).components,
+                    "float track %u wrote %u floats", t, n);
+        }
     }
 }
 

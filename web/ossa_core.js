@@ -184,6 +184,21 @@ class Viewer {
       this.instances * this.blockJoints * 12);
   }
 
+  /** This frame's animated materials (16 floats per instance and material), null without. */
+  materialsView() {
+    const p = this.M._web_materials(this.handle);
+    return p ? new Float32Array(this.M.HEAPF32.buffer, p, this.instances * this.materialCount * 16) : null;
+  }
+
+  get materialCount() {
+    return this.M._web_material_count(this.handle);
+  }
+
+  /** Whether a clip animates material `index` (KHR_animation_pointer). */
+  materialAnimated(index) {
+    return this.M._web_material_animated(this.handle, index) !== 0;
+  }
+
   weightsView() {
     return new Float32Array(this.M.HEAPF32.buffer, this.M._web_weights(this.handle),
       this.instances * this.rig.weightTotal);

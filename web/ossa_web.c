@@ -7,7 +7,10 @@
  * - the palette: per instance a block of `block_joints` 3x4 row matrices (12 floats each): the
  *   world-space palettes of every skin in skin order, then the world matrix of every rig node
  *   (unskinned primitives are drawn with their node's matrix as a one-joint palette);
- * - the morph weights: per instance the character's ossa_character_weights.
+ * - the morph weights: per instance the character's ossa_character_weights;
+ * - when a clip animates materials (KHR_animation_pointer): per instance and glTF material, 16
+ *   floats of ossa_character_material: base colour, emissive and alpha cutoff, the base colour
+ *   texture transform's two rows (each padded to 4).
  *
  * Everything a frame needs is allocated when the instance count is set, not per frame. */
 #include <emscripten.h>
@@ -28,9 +31,23 @@ typedef struct web_viewer {
     ossa_character **characters;
     const ossa_clip **clips;
     double *clocks;
-    float *palette; /* count * block_joints * 12 floats */
-    float *weights; /* count * weight_total floats */
+    float *palette;   /* count * block_joints * 12 floats */
+    float *weights;   /* count * weight_total floats */
+    float *materials; /* count * material count * 16 floats; NULL when no material is animated */
 } web_viewer;
+
+enum { WEB_MATERIAL_FLOATS = 16 };
+
+/* Materials of the model (glTF material count), animated or not. */
+static uint32_t material_count(const web_viewer *v) {
+    return v->document->material_count;
+}
+
+static int any_material_animated(const web_viewer *v) {
+    for (uint32_t m = 0; m < material_count(v); m++)
+        if (ossa_model_material_animated(v->model, (int32_t)m)) return 1;
+    return 0;
+}
 
 static ossa_error last_error;
 
@@ -62,6 +79,8 @@ static void free_crowd(web_viewer *v) {
     free(v->clocks);
     free(v->palette);
     free(v->weights);
+    free(v->materials);
+    v->materials = NULL;
     v->characters = NULL;
     v->clips = NULL;
     v->clocks = NULL;
@@ -221,7 +240,11 @@ EMSCRIPTEN_KEEPALIVE int web_set_instances(web_viewer *v, uint32_t count) {
     v->clocks = calloc(count, sizeof *v->clocks);
     v->palette = malloc((size_t)count * v->block_joints * 12 * sizeof(float));
     v->weights = calloc((size_t)count * rig->weight_total + 1, sizeof(float));
-    if (!v->characters || !v->clips || !v->clocks || !v->palette || !v->weights) {
+    if (any_material_animated(v))
+        v->materials =
+            calloc((size_t)count * material_count(v) * WEB_MATERIAL_FLOATS, sizeof(float));
+    if (!v->characters || !v->clips || !v->clocks || !v->palette || !v->weights ||
+        (any_material_animated(v) && !v->materials)) {
         free_crowd(v);
         set_error(OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
         return 1;
@@ -242,6 +265,31 @@ EMSCRIPTEN_KEEPALIVE const float *web_palette(const web_viewer *v) {
 }
 EMSCRIPTEN_KEEPALIVE const float *web_weights(const web_viewer *v) {
     return v->weights;
+}
+/* The animated materials of this frame (see the top of the file), NULL when none is animated. */
+EMSCRIPTEN_KEEPALIVE const float *web_materials(const web_viewer *v) {
+    return v->materials;
+}
+EMSCRIPTEN_KEEPALIVE uint32_t web_material_count(const web_viewer *v) {
+    return material_count(v);
+}
+/* 1 when a clip animates material `index` (its values then come from web_materials). */
+EMSCRIPTEN_KEEPALIVE int web_material_animated(const web_viewer *v, int32_t index) {
+    return ossa_model_material_animated(v->model, index);
+}
+
+/* Instance i's animated materials into its block of web_materials. */
+static void write_materials(web_viewer *v, uint32_t i) {
+    float *block = v->materials + (size_t)i * material_count(v) * WEB_MATERIAL_FLOATS;
+    for (uint32_t m = 0; m < material_count(v); m++, block += WEB_MATERIAL_FLOATS) {
+        if (!ossa_model_material_animated(v->model, (int32_t)m)) continue;
+        ossa_model_material mat = ossa_character_material(v->characters[i], (int32_t)m);
+        memcpy(block, mat.base_color, 4 * sizeof(float));
+        memcpy(block + 4, mat.emissive, 3 * sizeof(float));
+        block[7] = mat.alpha_cutoff;
+        memcpy(block + 8, mat.uv_transform, 3 * sizeof(float));
+        memcpy(block + 12, mat.uv_transform + 3, 3 * sizeof(float));
+    }
 }
 
 /* The character of instance i, for reading its results through the runtime API. */
@@ -276,6 +324,7 @@ EMSCRIPTEN_KEEPALIVE int web_update(web_viewer *v, int32_t clip, double clock, d
                12 * sizeof(float) * rig->node_count);
         memcpy(v->weights + (size_t)i * rig->weight_total, ossa_character_weights(v->characters[i]),
                sizeof(float) * rig->weight_total);
+        if (v->materials) write_materials(v, i);
     }
     return 0;
 }

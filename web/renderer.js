@@ -9,7 +9,8 @@
 // divided by their sum, and a vertex whose weights are all zero keeps its (morphed) position.
 // The shading is the GL layer's: two-sided Lambert with a key and a fill light, and the
 // material's appearance (emissive, unlit, alpha mask and blend, double-sided or culled,
-// KHR_texture_transform on the base colour texture, the TEXCOORD_n it reads).
+// KHR_texture_transform on the base colour texture, the TEXCOORD_n it reads); materials a
+// KHR_animation_pointer animates are read per instance from a float texture (see web/ossa_web.c).
 
 const TEXTURE_WIDTH = 1024; // texels per row of the data textures
 export const BACKGROUND = [0.15, 0.16, 0.18];
@@ -40,6 +41,7 @@ uniform mat4 u_view_proj;
 out vec3 v_normal;
 out vec3 v_world;
 out vec2 v_uv;
+flat out int v_instance;
 
 vec4 fetch(sampler2D t, int i) {
     int w = textureSize(t, 0).x;
@@ -95,14 +97,17 @@ void main() {
     vec3 offset = u_spacing * vec3(float(column), 0.0, float(rows));
     v_world = world + offset;
     v_uv = a_uv;
+    v_instance = gl_InstanceID;
     gl_Position = u_view_proj * vec4(v_world, 1.0);
 }`;
 
 const FRAGMENT_SHADER = `#version 300 es
 precision highp float;
+precision highp int;
 in vec3 v_normal;
 in vec3 v_world;
 in vec2 v_uv;
+flat in int v_instance;
 uniform vec4 u_base_color;
 uniform vec3 u_emissive;
 uniform int u_has_texture, u_has_normals, u_unlit, u_alpha_mode;
@@ -110,12 +115,31 @@ uniform float u_alpha_cutoff;
 uniform vec3 u_uv_row0, u_uv_row1; // KHR_texture_transform as a 2x3 row matrix
 uniform sampler2D u_base_color_texture;
 uniform vec3 u_light_dir;
+// Animated materials (KHR_animation_pointer): 4 texels per instance and material, the first at
+// u_material_texel + instance * u_material_stride; -1: the uniforms above.
+uniform highp sampler2D u_materials;
+uniform int u_material_texel, u_material_stride;
 out vec4 o_color;
+vec4 material_texel(int i) {
+    int w = textureSize(u_materials, 0).x;
+    return texelFetch(u_materials, ivec2(i % w, i / w), 0);
+}
 void main() {
     vec4 color = u_base_color;
+    vec3 emissive = u_emissive, uv_row0 = u_uv_row0, uv_row1 = u_uv_row1;
+    float cutoff = u_alpha_cutoff;
+    if (u_material_texel >= 0) {
+        int t = u_material_texel + v_instance * u_material_stride;
+        color = material_texel(t);
+        vec4 glow = material_texel(t + 1);
+        emissive = glow.rgb;
+        cutoff = glow.a;
+        uv_row0 = material_texel(t + 2).xyz;
+        uv_row1 = material_texel(t + 3).xyz;
+    }
     vec3 uv = vec3(v_uv, 1.0);
-    if (u_has_texture != 0) color *= texture(u_base_color_texture, vec2(dot(u_uv_row0, uv), dot(u_uv_row1, uv)));
-    if (u_alpha_mode == 1 && color.a < u_alpha_cutoff) discard; // MASK
+    if (u_has_texture != 0) color *= texture(u_base_color_texture, vec2(dot(uv_row0, uv), dot(uv_row1, uv)));
+    if (u_alpha_mode == 1 && color.a < cutoff) discard; // MASK
     float alpha = u_alpha_mode == 2 ? color.a : 1.0;            // BLEND
     if (u_unlit != 0) {
         o_color = vec4(color.rgb, alpha);
@@ -129,7 +153,7 @@ void main() {
     if (u_has_normals == 0 && dot(n, u_light_dir) < 0.0) n = -n;
     float key = max(dot(n, u_light_dir), 0.0);
     float fill = max(dot(n, normalize(vec3(-0.4, 0.2, -0.6))), 0.0);
-    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + u_emissive, alpha);
+    o_color = vec4(color.rgb * (0.28 + 0.62 * key + 0.2 * fill) + emissive, alpha);
 }`;
 
 function compile(gl, type, source) {
@@ -271,7 +295,7 @@ export class Renderer {
         model.skipped.push(`material ${index}: its image does not decode (${e.message})`);
       }
     }
-    return { ...m, texture };
+    return { ...m, texture, index, animated: index >= 0 && viewer.materialAnimated(index) };
   }
 
   dropModel() {
@@ -287,7 +311,8 @@ export class Renderer {
     gl.deleteTexture(this.model.emptyTargets.texture);
     if (this.palette) gl.deleteTexture(this.palette.texture);
     if (this.weights) gl.deleteTexture(this.weights.texture);
-    this.palette = this.weights = null;
+    if (this.materials) gl.deleteTexture(this.materials.texture);
+    this.palette = this.weights = this.materials = null;
     this.model = null;
   }
 
@@ -298,12 +323,16 @@ export class Renderer {
     if (this.instances !== viewer.instances) {
       if (this.palette) gl.deleteTexture(this.palette.texture);
       if (this.weights) gl.deleteTexture(this.weights.texture);
+      if (this.materials) gl.deleteTexture(this.materials.texture);
       this.palette = dataTexture(gl, gl.RGBA32F, gl.RGBA, 4, 3 * viewer.blockJoints * viewer.instances);
       this.weights = dataTexture(gl, gl.R32F, gl.RED, 1, Math.max(1, viewer.rig.weightTotal * viewer.instances));
+      this.materials = dataTexture(gl, gl.RGBA32F, gl.RGBA, 4, Math.max(1, 4 * viewer.materialCount * viewer.instances));
       this.instances = viewer.instances;
     }
     uploadData(gl, this.palette, viewer.paletteView());
     if (viewer.rig.weightTotal) uploadData(gl, this.weights, viewer.weightsView());
+    const materials = viewer.materialsView();
+    if (materials) uploadData(gl, this.materials, materials);
   }
 
   // Uniforms and textures shared by every primitive of a frame.
@@ -317,6 +346,10 @@ export class Renderer {
     gl.uniform1i(u.u_weights, 1);
     gl.uniform1i(u.u_targets, 2);
     gl.uniform1i(u.u_base_color_texture, 3);
+    gl.uniform1i(u.u_materials, 4);
+    gl.uniform1i(u.u_material_stride, 4 * this.model.viewer.materialCount);
+    gl.activeTexture(gl.TEXTURE4);
+    gl.bindTexture(gl.TEXTURE_2D, this.materials.texture);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette.texture);
     gl.activeTexture(gl.TEXTURE1);
@@ -343,6 +376,7 @@ export class Renderer {
     gl.uniform3fv(u.u_uv_row0, m.uvTransform.slice(0, 3));
     gl.uniform3fv(u.u_uv_row1, m.uvTransform.slice(3, 6));
     gl.uniform1i(u.u_has_texture, m.texture && info.texcoords ? 1 : 0);
+    gl.uniform1i(u.u_material_texel, m.animated ? 4 * m.index : -1);
     gl.activeTexture(gl.TEXTURE2);
     gl.bindTexture(gl.TEXTURE_2D, (prim.targets || this.model.emptyTargets).texture);
     gl.activeTexture(gl.TEXTURE3);

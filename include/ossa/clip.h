@@ -100,6 +100,40 @@ float ossa_clip_compact_budget(const ossa_clip *clip);
  */
 float ossa_clip_compact_error(const ossa_clip *clip);
 
+/* ---- named float tracks ---------------------------------------------------------------- */
+
+/**
+ * A named float track: a KHR_animation_pointer channel to a material, camera or light property
+ * (ozz's float tracks are the model). Its values are sampled at clip time like node tracks:
+ * clamped to the first and last key, STEP, LINEAR (per component) or CUBICSPLINE. Material tracks
+ * are also applied by ::ossa_character_update (see ::ossa_character_material); camera and light
+ * tracks are for the program to use.
+ */
+typedef struct ossa_float_track_info {
+    const char *name;                 /**< the JSON pointer, e.g. "/cameras/0/perspective/yfov" */
+    ossa_pointer_target target;       /**< the property it animates */
+    int32_t index;                    /**< material, camera or light index (-1: no such track) */
+    uint32_t components;              /**< floats per value (4 for a base colour, 1 for yfov) */
+    uint32_t key_count;               /**< keys */
+    ossa_interpolation interpolation; /**< the sampler's interpolation */
+} ossa_float_track_info;
+
+/** Number of named float tracks of a clip. */
+uint32_t ossa_clip_float_track_count(const ossa_clip *clip);
+
+/** Float track `track` of a clip; zeroed (index -1, name NULL) when out of range. */
+ossa_float_track_info ossa_clip_float_track(const ossa_clip *clip, uint32_t track);
+
+/** The float track named `name` (the pointer as written), -1 when the clip has none. */
+int32_t ossa_clip_find_float_track(const ossa_clip *clip, const char *name);
+
+/**
+ * Samples float track `track` at clip time `time` into out (its `components` floats).
+ * Allocates nothing. Returns the number of floats written: 0 when track is out of range.
+ */
+uint32_t ossa_clip_float_track_sample(const ossa_clip *clip, uint32_t track, float time,
+                                      float *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -223,11 +223,50 @@ typedef struct ossa_animation_sampler {
     ossa_interpolation interpolation;
 } ossa_animation_sampler;
 
+/**
+ * What a KHR_animation_pointer channel animates besides node properties. Pointers to a node's
+ * translation, rotation, scale or weights are ordinary channels (node and path set, target
+ * OSSA_POINTER_NONE); the others have node -1 and one of these targets. Material, camera and
+ * light targets become named float tracks of the clip (::ossa_clip_float_track); a mesh's
+ * weights animate the nodes that draw the mesh (see ::ossa_clip_set_build).
+ */
+typedef enum ossa_pointer_target {
+    OSSA_POINTER_NONE = 0,             /**< ordinary or node target, or an ignored pointer */
+    OSSA_POINTER_MESH_WEIGHTS,         /**< /meshes/i/weights, one float per morph target */
+    OSSA_POINTER_BASE_COLOR,           /**< /materials/i/pbrMetallicRoughness/baseColorFactor */
+    OSSA_POINTER_EMISSIVE,             /**< /materials/i/emissiveFactor (3) */
+    OSSA_POINTER_EMISSIVE_STRENGTH,    /**< .../KHR_materials_emissive_strength/emissiveStrength */
+    OSSA_POINTER_ALPHA_CUTOFF,         /**< /materials/i/alphaCutoff */
+    OSSA_POINTER_BASE_COLOR_UV_OFFSET, /**< baseColorTexture's KHR_texture_transform offset (2) */
+    OSSA_POINTER_BASE_COLOR_UV_ROTATION, /**< ... rotation (1, radians) */
+    OSSA_POINTER_BASE_COLOR_UV_SCALE,    /**< ... scale (2) */
+    OSSA_POINTER_EMISSIVE_UV_OFFSET,     /**< emissiveTexture's KHR_texture_transform offset */
+    OSSA_POINTER_EMISSIVE_UV_ROTATION,   /**< ... rotation */
+    OSSA_POINTER_EMISSIVE_UV_SCALE,      /**< ... scale */
+    OSSA_POINTER_CAMERA_YFOV,            /**< /cameras/i/perspective/yfov */
+    OSSA_POINTER_CAMERA_ASPECT_RATIO,    /**< /cameras/i/perspective/aspectRatio */
+    OSSA_POINTER_CAMERA_ZNEAR,           /**< /cameras/i/perspective/znear or orthographic/znear */
+    OSSA_POINTER_CAMERA_ZFAR,            /**< /cameras/i/perspective/zfar or orthographic/zfar */
+    OSSA_POINTER_CAMERA_XMAG,            /**< /cameras/i/orthographic/xmag */
+    OSSA_POINTER_CAMERA_YMAG,            /**< /cameras/i/orthographic/ymag */
+    OSSA_POINTER_LIGHT_COLOR,            /**< /extensions/KHR_lights_punctual/lights/i/color */
+    OSSA_POINTER_LIGHT_INTENSITY,        /**< .../lights/i/intensity */
+    OSSA_POINTER_LIGHT_RANGE,            /**< .../lights/i/range */
+    OSSA_POINTER_LIGHT_SPOT_INNER_ANGLE, /**< .../lights/i/spot/innerConeAngle */
+    OSSA_POINTER_LIGHT_SPOT_OUTER_ANGLE  /**< .../lights/i/spot/outerConeAngle */
+} ossa_pointer_target;
+
 typedef struct ossa_animation_channel {
     int32_t sampler;
     int32_t node; /**< -1: no target node, or key times without data (the channel is ignored,
                        with a warning) */
     ossa_path path;
+    /** KHR_animation_pointer's pointer as written; NULL for an ordinary target. A well-formed
+     *  pointer to a property ossa does not model leaves node -1 and target NONE (the channel is
+     *  ignored, with a warning naming the pointer). */
+    char *pointer;
+    ossa_pointer_target pointer_target;
+    int32_t pointer_index; /**< the mesh, material, camera or light of pointer_target, else -1 */
 } ossa_animation_channel;
 
 typedef struct ossa_animation {
@@ -343,6 +382,10 @@ void ossa_document_free(ossa_document *document);
  * M[5]). NULL or one not present gives the identity.
  */
 void ossa_texture_transform_matrix(const ossa_texture_transform *transform, float matrix[6]);
+
+/** Floats per key of a pointer target (4 for a base colour, 1 for a cutoff, ...); for
+ *  OSSA_POINTER_MESH_WEIGHTS, 1 per morph target; 0 for OSSA_POINTER_NONE. */
+uint32_t ossa_pointer_target_components(ossa_pointer_target target);
 
 /** Bytes per component of a component type (1, 2 or 4); 0 for an unknown type. */
 uint32_t ossa_component_size(ossa_component_type type);

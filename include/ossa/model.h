@@ -187,6 +187,13 @@ const ossa_skin_mesh *ossa_model_skin_mesh(const ossa_model *model, uint32_t ind
 ossa_model_material ossa_model_material_info(const ossa_model *model, int32_t index);
 
 /**
+ * 1 when a clip of the model animates material `index` (glTF index) through
+ * KHR_animation_pointer: its base colour, emissive factor or strength, alpha cutoff or texture
+ * transforms; then ::ossa_character_material gives each character's values. 0 otherwise.
+ */
+int ossa_model_material_animated(const ossa_model *model, int32_t index);
+
+/**
  * The static instances of rig node `node` (EXT_mesh_gpu_instancing): 12 floats (3x4 rows) per
  * instance, T * R * S of its TRANSLATION, ROTATION (normalised) and SCALE. Instance k of the
  * node's unskinned primitives is drawn at world(node) * instance k. *count receives their number;
@@ -255,6 +262,25 @@ const float *ossa_character_palette(const ossa_character *character, uint32_t sk
 /** Dual quaternion table of skin `skin` (12 floats per joint, see ::ossa_skin_dual_quats);
  *  NULL when the model was built without them or out of range. */
 const float *ossa_character_dual_quats(const ossa_character *character, uint32_t skin);
+
+/**
+ * Material `index` as this character draws it: ::ossa_model_material_info with the values the
+ * clip of the last ::ossa_character_update sets at its time (base colour, emissive, alpha
+ * cutoff, texture transforms: the clip's material float tracks; values no track of the clip
+ * animates, and every value after an update with no clip, are the document's). Materials no clip
+ * animates (::ossa_model_material_animated) are the model's. Allocates nothing.
+ */
+ossa_model_material ossa_character_material(const ossa_character *character, int32_t index);
+
+/**
+ * For programs that write the pose themselves (::ossa_character_pose, several clips at once):
+ * sets the character's animated material values from `count` clips at their clip times `times`
+ * (a later clip's track wins; values no clip animates are the document's). NULL entries and
+ * clips of other models are skipped. Allocates nothing; nothing to do for models whose clips
+ * animate no material.
+ */
+void ossa_character_sample_materials(ossa_character *character, const ossa_clip *const *clips,
+                                     const float *times, uint32_t count);
 
 /** Morph weights of the pose, ossa_rig::weight_total floats (see ossa_rig::weight_offset). */
 const float *ossa_character_weights(const ossa_character *character);

@@ -68,7 +68,17 @@ static int is_constant(const float *values, uint32_t keys, uint32_t comps, int c
     return 1;
 }
 
+/* A node property an animation's channel animates (see list_targets). */
+typedef struct clip_target {
+    uint32_t channel;
+    int32_t node; /* glTF node */
+    ossa_path path;
+} clip_target;
+
 typedef struct clip_scratch {
+    clip_target *targets;     /* what the channels animate */
+    uint8_t *node_weights;    /* per glTF node: a channel animates its weights (list_targets) */
+    int32_t *mesh_channel;    /* per mesh: its weights' pointer channel, or -1 (list_targets) */
     ossa_track *tracks;       /* unsorted, one per animated channel */
     ossa_timeline *timelines; /* key_count, time_offset filled */
     int32_t *timeline_input;  /* input accessor of each timeline */
@@ -155,14 +165,56 @@ static ossa_result build_base_spans(build_state *st, ossa_clip *clip, const ossa
     return OSSA_OK;
 }
 
+/* The node properties an animation's channels animate (into out, when not NULL); returns their
+ * number. A channel with a target node gives one. A KHR_animation_pointer to a mesh's weights
+ * gives each node that draws the mesh with the mesh's weights: its weights are the mesh's
+ * default weights, which a node's own `weights` override (glTF), so nodes with their own, or
+ * whose weights a channel of the same animation animates, keep those. */
+static uint32_t list_targets(const ossa_document *doc, const ossa_animation *anim,
+                             const clip_scratch *scratch, clip_target *out) {
+    uint32_t count = 0;
+    int mesh_weights = 0;
+    for (uint32_t c = 0; c < anim->channel_count; c++) {
+        const ossa_animation_channel *ch = &anim->channels[c];
+        if (ch->node >= 0) {
+            if (out) out[count] = (clip_target){c, ch->node, ch->path};
+            count++;
+            if (ch->path == OSSA_PATH_WEIGHTS) scratch->node_weights[ch->node] = 1;
+        }
+        if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS) {
+            scratch->mesh_channel[ch->pointer_index] = (int32_t)c; /* one per mesh (validated) */
+            mesh_weights = 1;
+        }
+    }
+    for (uint32_t n = 0; mesh_weights && n < doc->node_count; n++) {
+        const ossa_node *node = &doc->nodes[n];
+        if (node->mesh < 0 || scratch->mesh_channel[node->mesh] < 0 || node->weights ||
+            scratch->node_weights[n])
+            continue;
+        if (out)
+            out[count] = (clip_target){(uint32_t)scratch->mesh_channel[node->mesh], (int32_t)n,
+                                       OSSA_PATH_WEIGHTS};
+        count++;
+    }
+    for (uint32_t c = 0; c < anim->channel_count; c++) { /* the scratch back as it was */
+        const ossa_animation_channel *ch = &anim->channels[c];
+        if (ch->node >= 0) scratch->node_weights[ch->node] = 0;
+        if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS)
+            scratch->mesh_channel[ch->pointer_index] = -1;
+    }
+    return count;
+}
+
 static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_clip *clip,
                               clip_scratch *scratch, ossa_trs *base, float *base_weights,
                               uint8_t *node_paths) {
     const ossa_document *doc = st->doc;
     const ossa_rig *rig = st->rig;
+    uint32_t target_count = list_targets(doc, anim, scratch, scratch->targets);
     uint64_t time_total = 0, value_total = 0;
-    for (uint32_t c = 0; c < anim->channel_count; c++) {
-        const ossa_animation_sampler *s = &anim->samplers[anim->channels[c].sampler];
+    for (uint32_t i = 0; i < target_count; i++) {
+        const ossa_animation_channel *ch = &anim->channels[scratch->targets[i].channel];
+        const ossa_animation_sampler *s = &anim->samplers[ch->sampler];
         time_total += doc->accessors[s->input].count;
         value_total += doc->accessors[s->output].count * doc->accessors[s->output].components;
     }
@@ -176,18 +228,19 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
     float start = 0.0f, end = 0.0f;
     int have_range = 0;
     char path[128];
-    for (uint32_t c = 0; c < anim->channel_count; c++) {
-        const ossa_animation_channel *ch = &anim->channels[c];
+    for (uint32_t i = 0; i < target_count; i++) {
+        const clip_target *target = &scratch->targets[i];
+        const ossa_animation_channel *ch = &anim->channels[target->channel];
         const ossa_animation_sampler *s = &anim->samplers[ch->sampler];
-        if (ch->node < 0) continue;
-        int32_t node = rig->rig_from_gltf[ch->node];
-        uint32_t comps = path_components(rig, node, ch->path);
+        const ossa_path ch_path = target->path;
+        int32_t node = rig->rig_from_gltf[target->node];
+        uint32_t comps = path_components(rig, node, ch_path);
         if (comps == 0) continue;
         const ossa_accessor *in = &doc->accessors[s->input];
         const ossa_accessor *out = &doc->accessors[s->output];
         uint32_t keys = (uint32_t)in->count;
         if (keys == 0) continue;
-        node_paths[node] |= (uint8_t)(1u << ch->path);
+        node_paths[node] |= (uint8_t)(1u << ch_path);
         int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
         uint64_t floats = (uint64_t)keys * comps * (cubic ? 3 : 1);
         snprintf(path, sizeof path, "animations[%u].samplers[%d].output", st->animation,
@@ -203,15 +256,15 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         if (!have_range || key_times[0] < start) start = key_times[0];
         if (!have_range || key_times[keys - 1] > end) end = key_times[keys - 1];
         have_range = 1;
-        if (ch->path == OSSA_PATH_ROTATION) {
+        if (ch_path == OSSA_PATH_ROTATION) {
             uint32_t stride = cubic ? 12 : 4;
             for (uint32_t k = 0; k < keys; k++)
                 xf_quat_normalize(key_values + k * stride + (cubic ? 4 : 0));
         }
         if (keys == 1 || is_constant(key_values, keys, comps, cubic)) {
-            float *target = (ch->path == OSSA_PATH_WEIGHTS ? base_weights : (float *)base) +
-                            target_offset(rig, node, ch->path);
-            memcpy(target, key_values + (cubic ? comps : 0), comps * sizeof(float));
+            float *slot = (ch_path == OSSA_PATH_WEIGHTS ? base_weights : (float *)base) +
+                          target_offset(rig, node, ch_path);
+            memcpy(slot, key_values + (cubic ? comps : 0), comps * sizeof(float));
             constant_count++;
             continue;
         }
@@ -230,12 +283,12 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         }
         ossa_track *t = &scratch->tracks[track_count++];
         t->node = node;
-        t->path = (uint8_t)ch->path;
+        t->path = (uint8_t)ch_path;
         t->interpolation = (uint8_t)s->interpolation;
         t->components = (uint16_t)comps;
         t->timeline = timeline;
         t->value_offset = values_used;
-        t->target_offset = target_offset(rig, node, ch->path);
+        t->target_offset = target_offset(rig, node, ch_path);
         values_used += (uint32_t)floats;
     }
     /* Group tracks by timeline (stable), so a timeline's tracks are contiguous, LINEAR rotations
@@ -267,6 +320,8 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
     }
     ossa_result r = build_base_spans(st, clip, tracks, track_count);
     if (r != OSSA_OK) return r;
+    r = ossa_clip_build_float_tracks(doc, anim, st->owned, clip, &start, &end, &have_range);
+    if (r != OSSA_OK) return r;
     uint32_t batch_key_count = 0;
     r = build_batch_keys(st, timelines, timeline_count, tracks, values, &clip->batch_keys,
                          &batch_key_count);
@@ -295,7 +350,8 @@ size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_
            clip->track_count * sizeof *clip->tracks +
            ((size_t)time_count + value_count + batch_key_count) * sizeof(float) +
            rig->node_count * (sizeof *clip->base_local + 1) + rig->weight_total * sizeof(float) +
-           (clip->compact ? 0 : 2 * sizeof(uint32_t) * clip->base_span_count);
+           (clip->compact ? 0 : 2 * sizeof(uint32_t) * clip->base_span_count) +
+           ossa_clip_float_track_bytes(clip);
 }
 
 ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
@@ -310,15 +366,27 @@ ossa_result ossa_clip_set_build(const ossa_document *doc, const ossa_rig *rig,
     memset(impl, 0, sizeof *impl);
     impl->owned = owned;
     st.owned = &impl->owned;
+    clip_scratch scratch = {NULL,
+                            ossa_owned_alloc(st.owned, doc->node_count, 1),
+                            ossa_owned_alloc(st.owned, doc->mesh_count, sizeof(int32_t)),
+                            NULL,
+                            NULL,
+                            NULL};
     uint32_t max_channels = 0;
-    for (uint32_t a = 0; a < doc->animation_count; a++)
-        if (doc->animations[a].channel_count > max_channels)
-            max_channels = doc->animations[a].channel_count;
+    for (uint32_t m = 0; scratch.mesh_channel && m < doc->mesh_count; m++)
+        scratch.mesh_channel[m] = -1;
+    for (uint32_t a = 0; scratch.node_weights && scratch.mesh_channel && a < doc->animation_count;
+         a++) {
+        uint32_t targets = list_targets(doc, &doc->animations[a], &scratch, NULL);
+        if (targets > max_channels) max_channels = targets;
+    }
     ossa_clip *clips = ossa_owned_alloc(st.owned, doc->animation_count, sizeof *clips);
-    clip_scratch scratch = {ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_track)),
-                            ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_timeline)),
-                            ossa_owned_alloc(st.owned, max_channels, sizeof(int32_t))};
-    ossa_result r = (clips && scratch.tracks && scratch.timelines && scratch.timeline_input)
+    scratch.targets = ossa_owned_alloc(st.owned, max_channels, sizeof(clip_target));
+    scratch.tracks = ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_track));
+    scratch.timelines = ossa_owned_alloc(st.owned, max_channels, sizeof(ossa_timeline));
+    scratch.timeline_input = ossa_owned_alloc(st.owned, max_channels, sizeof(int32_t));
+    ossa_result r = (clips && scratch.targets && scratch.node_weights && scratch.mesh_channel &&
+                     scratch.tracks && scratch.timelines && scratch.timeline_input)
                         ? OSSA_OK
                         : OSSA_ERROR_OUT_OF_MEMORY;
     int failed = 0;

@@ -685,6 +685,7 @@ ossa_result ossa_clip_set_compact(const ossa_clip_set *plain, const ossa_compact
         memcpy(weights, src->base_weights, rig->weight_total * sizeof *weights);
         memcpy(paths, src->node_paths, rig->node_count);
         r = compact_clip(&st, src, &impl->owned, base, &clips[i]);
+        if (r == OSSA_OK) r = ossa_clip_copy_float_tracks(src, &impl->owned, &clips[i]);
         if (r != OSSA_OK) break;
         clips[i].name = name;
         clips[i].base_weights = weights;

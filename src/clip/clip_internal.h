@@ -36,6 +36,18 @@ typedef struct ossa_track {
                                  ossa_pose::local seen as floats (10 per node: T, R, S) */
 } ossa_track;
 
+/** A named float track (a KHR_animation_pointer to a material, camera or light property). */
+typedef struct ossa_float_track {
+    const char *name;      /**< the JSON pointer */
+    uint8_t target;        /**< ::ossa_pointer_target */
+    uint8_t interpolation; /**< ::ossa_interpolation */
+    uint16_t components;   /**< floats per value */
+    int32_t index;         /**< material, camera or light */
+    uint32_t key_count;    /**< >= 1 */
+    const float *times;
+    const float *values; /**< per key `components` floats (CUBICSPLINE: in, value, out) */
+} ossa_float_track;
+
 /* One clip (a glTF animation). */
 struct ossa_clip {
     const ossa_rig *rig; /* the rig it was built for */
@@ -63,6 +75,8 @@ struct ossa_clip {
     const struct ossa_compact *compact;
     size_t bytes; /**< what sampling reads: this struct and its arrays */
     uint32_t time_count, value_count, batch_key_count; /**< floats in times, values, batch_keys */
+    uint32_t float_track_count; /**< material, camera and light pointers (clip_float.c) */
+    const ossa_float_track *float_tracks;
     /** Plain clips: pairs (first node, node count), the runs of nodes that sampling copies from
      *  base_local, those whose translation, rotation and scale are not all written by animated
      *  tracks (the others are overwritten whole). NULL (clips made by hand): every node.
@@ -92,6 +106,18 @@ uint32_t ossa_clip_cursor_entries(const ossa_clip *clip);
  * (plain clips). */
 size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_t value_count,
                              uint32_t batch_key_count);
+
+/* Builds the float tracks of a document animation into `clip` (clip_float.c); widens
+ * [*start, *end] (set when *have_range is 0) by their key times. */
+ossa_result ossa_clip_build_float_tracks(const ossa_document *doc, const ossa_animation *anim,
+                                         ossa_owned *owned, ossa_clip *clip, float *start,
+                                         float *end, int *have_range);
+
+/* Bytes of a clip's float tracks (counted by ossa_clip_plain_bytes). */
+size_t ossa_clip_float_track_bytes(const ossa_clip *clip);
+
+/* Gives `to` its own copy of the float tracks of `from` (compact clips copy plain ones). */
+ossa_result ossa_clip_copy_float_tracks(const ossa_clip *from, ossa_owned *owned, ossa_clip *to);
 
 /* ossa_clip_sample without its checks (the caller has made them: the model API). */
 void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,

@@ -20,13 +20,14 @@ void gpu_frame_data_init(ossa_gpu_frame_data *frame, ossa_gpu_context *context) 
     frame->context = context;
     make_buffer_texture(&frame->palette_buffer, &frame->palette_texture, GL_RGBA32F);
     make_buffer_texture(&frame->weights_buffer, &frame->weights_texture, GL_R32F);
+    make_buffer_texture(&frame->material_buffer, &frame->material_texture, GL_RGBA32F);
 }
 
 void gpu_frame_data_release(ossa_gpu_frame_data *frame) {
-    GLuint buffers[2] = {frame->palette_buffer, frame->weights_buffer};
-    GLuint textures[2] = {frame->palette_texture, frame->weights_texture};
-    glDeleteBuffers(2, buffers);
-    glDeleteTextures(2, textures);
+    GLuint buffers[3] = {frame->palette_buffer, frame->weights_buffer, frame->material_buffer};
+    GLuint textures[3] = {frame->palette_texture, frame->weights_texture, frame->material_texture};
+    glDeleteBuffers(3, buffers);
+    glDeleteTextures(3, textures);
 }
 
 ossa_result ossa_gpu_frame_data_create(ossa_gpu_context *context, ossa_gpu_frame_data **out,

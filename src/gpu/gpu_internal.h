@@ -17,7 +17,8 @@ enum {
     GPU_UNIT_WEIGHTS = 2,
     GPU_UNIT_BASE_COLOR = 3,
     GPU_UNIT_EMISSIVE = 4,
-    GPU_UNIT_INFLUENCES = 5
+    GPU_UNIT_INFLUENCES = 5,
+    GPU_UNIT_MATERIALS = 6
 };
 
 /* What selects a program variant. */
@@ -35,6 +36,7 @@ typedef struct gpu_program {
     GLint view_proj, base_color, has_texture, light_dir;
     GLint uv_row0, uv_row1, emissive, unlit, alpha_mode, alpha_cutoff;
     GLint has_emissive_texture, emissive_row0, emissive_row1;
+    GLint material_base, material_copies; /* per-instance animated materials */
 } gpu_program;
 
 #define GPU_PROGRAM_CACHE 64
@@ -106,7 +108,19 @@ struct ossa_gpu_frame_data {
     ossa_gpu_context *context;
     GLuint palette_buffer, palette_texture;
     GLuint weights_buffer, weights_texture;
+    GLuint material_buffer, material_texture; /* GPU_MATERIAL_TEXELS per instance and material */
 };
+
+/* Texels (RGBA32F) of one instance's animated material: base colour; emissive and alpha cutoff;
+ * the base colour texture's transform rows; the emissive texture's. */
+#define GPU_MATERIAL_TEXELS 6
+
+/* Where a draw finds per-instance material values: texel `base` + (instance / copies) *
+ * GPU_MATERIAL_TEXELS of the frame's materials; base -1: the primitive's own material. */
+typedef struct gpu_instance_materials {
+    int32_t base;
+    uint32_t copies;
+} gpu_instance_materials;
 
 /* Makes the frame's buffers and buffer textures (empty) / deletes them. */
 void gpu_frame_data_init(ossa_gpu_frame_data *frame, ossa_gpu_context *context);
@@ -115,7 +129,8 @@ void gpu_frame_data_release(ossa_gpu_frame_data *frame);
 /* Draws one primitive shaded with the renderer's camera and light (no-op for points/lines). */
 void gpu_renderer_draw_primitive(ossa_gpu_renderer *renderer, const gpu_primitive *primitive,
                                  uint32_t target_count, const ossa_gpu_frame_data *frame,
-                                 const ossa_gpu_skinning *skinning);
+                                 const ossa_gpu_skinning *skinning,
+                                 const gpu_instance_materials *materials);
 
 /* Skins one primitive by transform feedback: instances x vertices positions and normals. */
 ossa_result gpu_feedback_primitive(ossa_gpu_context *context, const gpu_primitive *primitive,

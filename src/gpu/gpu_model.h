@@ -35,6 +35,7 @@ typedef struct gpu_model_primitive {
     uint32_t cpu_section;    /* GPU_NO_SECTION unless its node is instanced */
     uint32_t weight_section; /* GPU_NO_SECTION without morph targets */
     uint32_t copies;         /* static instances drawn per character (1 when not instanced) */
+    int32_t material_slot;   /* its material's in slot_materials, -1 when not animated */
 } gpu_model_primitive;
 
 struct ossa_gpu_model {
@@ -51,6 +52,10 @@ struct ossa_gpu_model {
     GLuint *textures; /* one per distinct material and image (base colour, emissive), owned here */
     int32_t *texture_materials;
     uint32_t texture_count;
+    /* the animated materials (ossa_model_material_animated) its primitives draw, uploaded per
+     * instance by ossa_gpu_instances_upload */
+    int32_t *slot_materials;
+    uint32_t material_slot_count;
 };
 
 struct ossa_gpu_instances {

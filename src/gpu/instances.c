@@ -139,6 +139,24 @@ static void write_weights(const ossa_gpu_model *gpu, ossa_character *const *char
     }
 }
 
+/* Each animated material of each character (slot by slot): GPU_MATERIAL_TEXELS texels. */
+static void write_materials(const ossa_gpu_model *gpu, ossa_character *const *characters,
+                            uint32_t count, float *out) {
+    for (uint32_t s = 0; s < gpu->material_slot_count; s++)
+        for (uint32_t i = 0; i < count; i++, out += 4 * GPU_MATERIAL_TEXELS) {
+            ossa_model_material m = ossa_character_material(characters[i], gpu->slot_materials[s]);
+            memcpy(out, m.base_color, 4 * sizeof(float));
+            memcpy(out + 4, m.emissive, 3 * sizeof(float));
+            out[7] = m.alpha_cutoff;
+            for (int row = 0; row < 2; row++) {
+                memcpy(out + 8 + 4 * row, m.uv_transform + 3 * row, 3 * sizeof(float));
+                out[11 + 4 * row] = 0.0f;
+                memcpy(out + 16 + 4 * row, m.emissive_uv_transform + 3 * row, 3 * sizeof(float));
+                out[19 + 4 * row] = 0.0f;
+            }
+        }
+}
+
 ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
                                       ossa_character *const *characters, uint32_t count,
                                       const float *placements, ossa_error *error) {
@@ -146,8 +164,9 @@ ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
     if (count && !characters) return gpu_fail(error, OSSA_ERROR_ARGUMENT, "characters is NULL");
     uint64_t joints = (uint64_t)count * gpu->joints_per_instance;
     uint64_t weights = (uint64_t)count * gpu->weights_per_instance;
+    uint64_t material_texels = (uint64_t)count * gpu->material_slot_count * GPU_MATERIAL_TEXELS;
     uint64_t limit = (uint64_t)gpu->context->max_texture_buffer_texels;
-    if (joints * 3 > limit || weights > limit)
+    if (joints * 3 > limit || weights > limit || material_texels > limit)
         return gpu_fail(error, OSSA_ERROR_LIMIT,
                         "%u instances need %llu palette texels and %llu weights; the GL buffer "
                         "texture size is %llu texels",
@@ -168,6 +187,12 @@ ossa_result ossa_gpu_instances_upload(ossa_gpu_instances *instances,
     if (ok && weights) {
         float *out = map_fresh(instances->frame.weights_buffer, (size_t)weights * sizeof(float));
         if (out) write_weights(gpu, characters, count, out);
+        ok = out && unmap();
+    }
+    if (ok && material_texels) {
+        float *out = map_fresh(instances->frame.material_buffer,
+                               (size_t)material_texels * 4 * sizeof(float));
+        if (out) write_materials(gpu, characters, count, out);
         ok = out && unmap();
     }
     if (!ok)

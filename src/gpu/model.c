@@ -77,6 +77,17 @@ static GLuint material_texture(ossa_gpu_model *gpu, int32_t material, int emissi
     return texture;
 }
 
+/* The slot of an animated material (one per material), -1 for a material no clip animates. */
+static int32_t material_slot(ossa_gpu_model *gpu, int32_t material) {
+    if (!ossa_model_material_animated(gpu->model, material)) return -1;
+    uint32_t slot = 0;
+    while (slot < gpu->material_slot_count && gpu->slot_materials[slot] != material)
+        slot++;
+    if (slot == gpu->material_slot_count)
+        gpu->slot_materials[gpu->material_slot_count++] = material;
+    return (int32_t)slot;
+}
+
 ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *model,
                                   const ossa_gpu_model_desc *desc, ossa_gpu_model **out,
                                   ossa_error *error) {
@@ -94,9 +105,10 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         gpu->weights = calloc((size_t)count + 1, sizeof *gpu->weights);
         gpu->textures = calloc(2 * (size_t)count + 1, sizeof *gpu->textures);
         gpu->texture_materials = calloc(2 * (size_t)count + 1, sizeof *gpu->texture_materials);
+        gpu->slot_materials = calloc((size_t)count + 1, sizeof *gpu->slot_materials);
     }
     if (!gpu || !gpu->primitives || !gpu->palettes || !gpu->weights || !gpu->textures ||
-        !gpu->texture_materials) {
+        !gpu->texture_materials || !gpu->slot_materials) {
         ossa_gpu_model_destroy(gpu);
         return gpu_fail(error, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -124,6 +136,7 @@ ossa_result ossa_gpu_model_create(ossa_gpu_context *context, const ossa_model *m
         p->weight_section = weight_section(gpu, info, p->copies);
         p->gl.texture = material_texture(gpu, info->material, 0);
         p->gl.emissive_texture = material_texture(gpu, info->material, 1);
+        p->material_slot = material_slot(gpu, info->material);
     }
     if (!lay_out_sections(gpu)) {
         ossa_gpu_model_destroy(gpu);
@@ -144,6 +157,7 @@ void ossa_gpu_model_destroy(ossa_gpu_model *gpu) {
     free(gpu->weights);
     free(gpu->textures);
     free(gpu->texture_materials);
+    free(gpu->slot_materials);
     free(gpu);
 }
 

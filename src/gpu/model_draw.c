@@ -75,7 +75,15 @@ ossa_result ossa_gpu_renderer_draw_model(ossa_gpu_renderer *renderer, const ossa
             const gpu_model_primitive *p = &gpu->primitives[i];
             if ((p->gl.material.alpha_mode == OSSA_ALPHA_BLEND) != blended) continue;
             ossa_gpu_skinning k = primitive_skinning(gpu, p, instances, desc, drawn);
-            gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame, &k);
+            /* slot s of character c: texels from (s * count + c) * GPU_MATERIAL_TEXELS */
+            gpu_instance_materials materials = {-1, 1};
+            if (p->material_slot >= 0)
+                materials.base = (int32_t)(((uint64_t)p->material_slot * instances->count +
+                                            desc->first_instance) *
+                                           GPU_MATERIAL_TEXELS);
+            materials.copies = p->copies;
+            gpu_renderer_draw_primitive(renderer, &p->gl, p->target_count, &instances->frame, &k,
+                                        &materials);
         }
     return OSSA_OK;
 }

@@ -83,6 +83,8 @@ static void find_uniforms(gpu_program *p) {
     p->has_emissive_texture = glGetUniformLocation(id, "u_has_emissive_texture");
     p->emissive_row0 = glGetUniformLocation(id, "u_emissive_row0");
     p->emissive_row1 = glGetUniformLocation(id, "u_emissive_row1");
+    p->material_base = glGetUniformLocation(id, "u_material_base");
+    p->material_copies = glGetUniformLocation(id, "u_material_copies");
     glUseProgram(id);
     glUniform1i(glGetUniformLocation(id, "u_palette"), GPU_UNIT_PALETTE);
     glUniform1i(glGetUniformLocation(id, "u_targets"), GPU_UNIT_TARGETS);
@@ -90,6 +92,7 @@ static void find_uniforms(gpu_program *p) {
     glUniform1i(glGetUniformLocation(id, "u_influences"), GPU_UNIT_INFLUENCES);
     glUniform1i(glGetUniformLocation(id, "u_base_color_texture"), GPU_UNIT_BASE_COLOR);
     glUniform1i(glGetUniformLocation(id, "u_emissive_texture"), GPU_UNIT_EMISSIVE);
+    glUniform1i(glGetUniformLocation(id, "u_materials"), GPU_UNIT_MATERIALS);
 }
 
 const gpu_program *gpu_program_get(ossa_gpu_context *context, gpu_program_key key,

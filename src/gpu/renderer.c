@@ -134,7 +134,8 @@ void ossa_gpu_renderer_begin(ossa_gpu_renderer *r, const ossa_gpu_camera *camera
 
 void gpu_renderer_draw_primitive(ossa_gpu_renderer *r, const gpu_primitive *p,
                                  uint32_t target_count, const ossa_gpu_frame_data *frame,
-                                 const ossa_gpu_skinning *skinning) {
+                                 const ossa_gpu_skinning *skinning,
+                                 const gpu_instance_materials *materials) {
     if (!p->index_count) return;
     const gpu_program *program =
         gpu_program_get(r->context, gpu_key_for(p, skinning, target_count, 0), NULL);
@@ -155,6 +156,10 @@ void gpu_renderer_draw_primitive(ossa_gpu_renderer *r, const gpu_primitive *p,
     glUniform1i(program->has_emissive_texture, p->emissive_texture != 0);
     glUniform3fv(program->emissive_row0, 1, m->emissive_uv_transform);
     glUniform3fv(program->emissive_row1, 1, m->emissive_uv_transform + 3);
+    glUniform1i(program->material_base, materials ? materials->base : -1);
+    glUniform1i(program->material_copies, materials ? (GLint)materials->copies : 1);
+    glActiveTexture(GL_TEXTURE0 + GPU_UNIT_MATERIALS);
+    glBindTexture(GL_TEXTURE_BUFFER, frame->material_texture);
     glActiveTexture(GL_TEXTURE0 + GPU_UNIT_EMISSIVE);
     glBindTexture(GL_TEXTURE_2D, p->emissive_texture);
     glActiveTexture(GL_TEXTURE0 + GPU_UNIT_BASE_COLOR);
@@ -198,7 +203,8 @@ void gpu_material_set(gpu_material *out, const ossa_model_material *material) {
 void ossa_gpu_renderer_draw(ossa_gpu_renderer *r, const ossa_gpu_mesh *mesh,
                             const ossa_gpu_frame_data *frame, const ossa_gpu_skinning *skinning) {
     for (uint32_t i = 0; i < mesh->primitive_count; i++)
-        gpu_renderer_draw_primitive(r, &mesh->primitives[i], mesh->target_count, frame, skinning);
+        gpu_renderer_draw_primitive(r, &mesh->primitives[i], mesh->target_count, frame, skinning,
+                                    NULL);
 }
 
 /* Reads the bound read framebuffer bottom-up and flips it to top-down rows. */

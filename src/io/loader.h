@@ -169,6 +169,10 @@ void ossa_io_parse_nodes(ossa_io_loader *L);
 void ossa_io_parse_skins(ossa_io_loader *L);
 void ossa_io_parse_scenes(ossa_io_loader *L);
 void ossa_io_parse_animations(ossa_io_loader *L);
+/* A channel target whose path is "pointer" or that has a KHR_animation_pointer object
+ * (parse_pointer.c); the loader's path is at the target. */
+void ossa_io_parse_pointer(ossa_io_loader *L, const cJSON *target, ossa_animation_channel *c,
+                           const char *path);
 
 /* Rule families run once everything is parsed (validate_*.c). */
 void ossa_io_validate_hierarchy(ossa_io_loader *L);

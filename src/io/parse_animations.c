@@ -1,4 +1,5 @@
-/* animations: channels (target node and path) and samplers (input, output, interpolation). */
+/* animations: channels (target node and path, or a KHR_animation_pointer: parse_pointer.c) and
+ * samplers (input, output, interpolation). */
 #include <string.h>
 
 #include "io/loader.h"
@@ -48,10 +49,16 @@ static void parse_channel(ossa_io_loader *L, const cJSON *item, const ossa_anima
     c->sampler = ossa_io_get_index(L, item, "sampler", anim->sampler_count, "sampler", 1);
     const cJSON *target = ossa_io_get_object(L, item, "target", 1);
     size_t mark = ossa_io_path_key(L, "target");
-    static const char *const known_target[] = {"node", "path", NULL};
+    static const char *const known_target[] = {"node", "path", "KHR_animation_pointer", NULL};
     ossa_io_check_members(L, target, known_target);
-    c->node = ossa_io_get_index(L, target, "node", doc->node_count, "node", 0);
+    c->pointer_index = -1;
     const char *path = ossa_io_get_string(L, target, "path", 1);
+    if (!strcmp(path, "pointer") || ossa_io_get_extension(L, target, "KHR_animation_pointer")) {
+        ossa_io_parse_pointer(L, target, c, path);
+        ossa_io_path_restore(L, mark);
+        return;
+    }
+    c->node = ossa_io_get_index(L, target, "node", doc->node_count, "node", 0);
     static const struct {
         const char *name;
         ossa_path path;

@@ -1,5 +1,7 @@
-/* Animations: key times, output formats and counts per path, finite values, unique targets. */
+/* Animations: key times, output formats and counts per path (or KHR_animation_pointer target),
+ * finite values, unique targets. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "io/accessor_decode.h"
 #include "io/loader.h"
@@ -145,6 +147,90 @@ static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, uint
     check_output_values(L, anim, index, chunk);
 }
 
+/* A KHR_animation_pointer channel to a mesh's weights or a material, camera or light property:
+ * one target per animation, output type and count as the property needs, finite values. */
+static void check_pointer_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, int usable,
+                                  double *chunk) {
+    const ossa_document *doc = L->doc;
+    ossa_animation *an = &doc->animations[anim];
+    ossa_animation_channel *ch = &an->channels[index];
+    if (ch->pointer_target == OSSA_POINTER_NONE) return;
+    if (!usable) { /* warned in check_input */
+        ch->pointer_target = OSSA_POINTER_NONE;
+        return;
+    }
+    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
+    uint32_t per_key = ossa_pointer_target_components(ch->pointer_target);
+    ossa_accessor_type type = per_key == 4   ? OSSA_TYPE_VEC4
+                              : per_key == 3 ? OSSA_TYPE_VEC3
+                              : per_key == 2 ? OSSA_TYPE_VEC2
+                                             : OSSA_TYPE_SCALAR;
+    if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS) {
+        per_key = doc->meshes[ch->pointer_index].target_count;
+        if (!per_key)
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "'%s' animates the weights of mesh %d, which has "
+                         "no morph targets",
+                         ch->pointer, ch->pointer_index);
+    }
+    const ossa_animation_sampler *s = &an->samplers[ch->sampler];
+    const ossa_accessor *in = &doc->accessors[s->input];
+    const ossa_accessor *out = &doc->accessors[s->output];
+    ossa_io_path_set(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
+    /* floats, normalized integers and (converted to their value) other integers */
+    if (out->type != type)
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "accessor %d is %s, but '%s' (channel %u) needs %s",
+                     s->output, ossa_io_type_name(out->type), ch->pointer, index,
+                     ossa_io_type_name(type));
+    uint64_t expected = in->count * (type == OSSA_TYPE_SCALAR ? per_key : 1) *
+                        (s->interpolation == OSSA_INTERP_CUBICSPLINE ? 3 : 1);
+    if (out->count != expected)
+        ossa_io_fail(L, OSSA_ERROR_INVALID,
+                     "has %llu values, but %llu keys%s%s need %llu for '%s' (channel %u)",
+                     (unsigned long long)out->count, (unsigned long long)in->count,
+                     per_key > 1 && type == OSSA_TYPE_SCALAR ? " x morph targets" : "",
+                     s->interpolation == OSSA_INTERP_CUBICSPLINE ? " x 3 (CUBICSPLINE)" : "",
+                     (unsigned long long)expected, ch->pointer, index);
+    check_output_values(L, anim, index, chunk);
+}
+
+/* A pointer channel's property (target, index) and the channel, sorted to find repeats. */
+typedef struct pointer_use {
+    uint64_t property;
+    uint32_t channel;
+} pointer_use;
+
+static int compare_uses(const void *a, const void *b) {
+    const pointer_use *x = a, *y = b;
+    if (x->property != y->property) return x->property < y->property ? -1 : 1;
+    return (x->channel > y->channel) - (x->channel < y->channel);
+}
+
+/* Refuses two pointer channels of one animation on the same property (the first repeat, by
+ * channel order), in O(n log n). */
+static void check_pointer_repeats(ossa_io_loader *L, uint32_t anim, pointer_use *uses) {
+    const ossa_animation *an = &L->doc->animations[anim];
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        const ossa_animation_channel *ch = &an->channels[c];
+        if (ch->pointer_target != OSSA_POINTER_NONE)
+            uses[n++] =
+                (pointer_use){(uint64_t)ch->pointer_target << 32 | (uint32_t)ch->pointer_index, c};
+    }
+    qsort(uses, n, sizeof *uses, compare_uses);
+    uint32_t repeat = UINT32_MAX, first = 0, run = 0; /* run: where the property's uses start */
+    for (uint32_t i = 1; i < n; i++) {
+        if (uses[i].property != uses[i - 1].property) {
+            run = i;
+            continue;
+        }
+        if (uses[i].channel < repeat) repeat = uses[i].channel, first = uses[run].channel;
+    }
+    if (repeat == UINT32_MAX) return;
+    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, repeat);
+    ossa_io_fail(L, OSSA_ERROR_INVALID, "channel %u already animates the same property", first);
+}
+
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
@@ -154,12 +240,20 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
         if (doc->animations[a].sampler_count > most_samplers)
             most_samplers = doc->animations[a].sampler_count;
     uint8_t *usable_sampler = ossa_io_alloc_array(L, most_samplers, 1);
+    uint32_t most_channels = 0;
+    for (uint32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].channel_count > most_channels)
+            most_channels = doc->animations[a].channel_count;
+    pointer_use *uses = ossa_io_alloc_array(L, most_channels, sizeof *uses);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
         ossa_animation *an = &doc->animations[a];
         for (uint32_t s = 0; s < an->sampler_count; s++)
             usable_sampler[s] = (uint8_t)check_input(L, a, s, chunk);
-        for (uint32_t c = 0; c < an->channel_count; c++)
+        for (uint32_t c = 0; c < an->channel_count; c++) {
             check_channel(L, a, c, paths_of_node, chunk);
+            check_pointer_channel(L, a, c, usable_sampler[an->channels[c].sampler], chunk);
+        }
+        check_pointer_repeats(L, a, uses);
         for (uint32_t c = 0; c < an->channel_count; c++) {
             ossa_animation_channel *ch = &an->channels[c];
             if (ch->node < 0) continue;
@@ -167,6 +261,7 @@ void ossa_io_validate_animations(ossa_io_loader *L) {
             if (!usable_sampler[ch->sampler]) ch->node = -1; /* warned in check_input */
         }
     }
+    ossa_io_release(L->storage, uses);
     ossa_io_release(L->storage, usable_sampler);
     ossa_io_release(L->storage, paths_of_node);
     ossa_io_release(L->storage, chunk);

@@ -16,6 +16,7 @@ struct ossa_character {
     ossa_pose pose;
     ossa_cursor cursor;
     float *world, *palettes, *dual_quats;
+    float *materials; /* MATERIAL_STATE_FLOATS per material, NULL when none is animated */
 };
 
 /* Adds `count * size` bytes at the next 64-byte boundary; 0 on overflow. */
@@ -46,6 +47,9 @@ ossa_result ossa_model_layout_characters(ossa_model *model, ossa_error *error) {
         reserve(&end, (uint64_t)rig->node_count * 12, sizeof(float), &l->world) &&
         reserve(&end, joints * 12, sizeof(float), &l->palettes) &&
         reserve(&end, model->dual_quaternions ? joints * 12 : 0, sizeof(float), &l->dual_quats) &&
+        reserve(&end,
+                model->material_rest ? (uint64_t)model->material_count * MATERIAL_STATE_FLOATS : 0,
+                sizeof(float), &l->materials) &&
         reserve(&end, 0, 1, &unused);
     if (!ok)
         return ossa_model_fail(error, OSSA_ERROR_LIMIT, NULL, "",
@@ -86,6 +90,7 @@ ossa_result ossa_character_init(const ossa_model *model, void *memory, size_t si
     c->world = (float *)(void *)(base + l->world);
     c->palettes = (float *)(void *)(base + l->palettes);
     c->dual_quats = model->dual_quaternions ? (float *)(void *)(base + l->dual_quats) : NULL;
+    c->materials = model->material_rest ? (float *)(void *)(base + l->materials) : NULL;
     ossa_character_update_checked(c, NULL, 0.0, OSSA_WRAP_CLAMP);
     *out = c;
     return OSSA_OK;
@@ -138,6 +143,7 @@ void ossa_character_finish(ossa_character *c) {
 
 void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, double clock,
                                    ossa_wrap wrap) {
+    float time = 0.0f;
     if (!clip) {
         ossa_pose_set_rest(c->model->rig, &c->pose);
     } else {
@@ -145,8 +151,10 @@ void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, dou
             ossa_cursor_reset(clip, &c->cursor);
             c->cursor_clip = clip;
         }
-        ossa_clip_sample_unchecked(clip, ossa_clip_time(clip, clock, wrap), &c->cursor, &c->pose);
+        time = ossa_clip_time(clip, clock, wrap);
+        ossa_clip_sample_unchecked(clip, time, &c->cursor, &c->pose);
     }
+    if (c->materials) ossa_model_sample_materials(c->model, &clip, &time, 1, c->materials);
     ossa_character_finish(c);
 }
 
@@ -175,6 +183,16 @@ const float *ossa_character_palette(const ossa_character *c, uint32_t skin) {
 const float *ossa_character_dual_quats(const ossa_character *c, uint32_t skin) {
     if (!c->dual_quats || skin >= c->model->rig->skin_count) return NULL;
     return c->dual_quats + 12 * (size_t)c->model->palette_offset[skin];
+}
+
+void ossa_character_sample_materials(ossa_character *character, const ossa_clip *const *clips,
+                                     const float *times, uint32_t count) {
+    if (character->materials)
+        ossa_model_sample_materials(character->model, clips, times, count, character->materials);
+}
+
+const float *ossa_character_material_state(const ossa_character *character) {
+    return character->materials;
 }
 
 const float *ossa_character_weights(const ossa_character *character) {

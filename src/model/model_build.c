@@ -245,6 +245,7 @@ static ossa_result build(ossa_model *model, const ossa_document *doc, const ossa
     if (r == OSSA_OK) r = build_node_instances(model, doc, error);
     if (r == OSSA_OK) r = build_primitives(model, doc, desc, error);
     if (r == OSSA_OK) r = build_materials(model, doc, error);
+    if (r == OSSA_OK) r = ossa_model_build_material_state(model, doc, error);
     if (r == OSSA_OK && desc->compact_clips) r = ossa_model_compact_clips(model, desc, error);
     if (r == OSSA_OK) r = ossa_model_layout_characters(model, error);
     return r;

@@ -10,7 +10,7 @@
 
 /* Where each part of a character lives, as byte offsets from the character's start. */
 typedef struct character_layout {
-    size_t local, weights, cursor, world, palettes, dual_quats, size;
+    size_t local, weights, cursor, world, palettes, dual_quats, materials, size;
     uint32_t cursor_capacity; /* the largest cursor of any clip */
     uint32_t palette_joints;  /* joints of every skin, one after another */
 } character_layout;
@@ -37,6 +37,10 @@ struct ossa_model {
     uint32_t *node_instance_count; /* per rig node: EXT_mesh_gpu_instancing copies, 0: none */
     uint32_t *palette_offset;      /* first joint of each skin in the character's palettes */
     int dual_quaternions;
+    /* Animated materials (character_material.c), NULL when no clip animates one: per material
+     * 1 when some clip animates it, and the document's values in a character's layout. */
+    uint8_t *material_animated;
+    float *material_rest;
     float size; /* rest-pose bounding box diagonal of nodes and vertices (set with compact clips) */
     character_layout layout;
 };
@@ -62,6 +66,22 @@ ossa_result ossa_model_layout_characters(ossa_model *model, ossa_error *error);
 /* Update of one character whose inputs were checked. */
 void ossa_character_update_checked(ossa_character *character, const ossa_clip *clip, double clock,
                                    ossa_wrap wrap);
+
+/* Floats of one material's animated values in a character (character_material.c). */
+#define MATERIAL_STATE_FLOATS 19
+
+/* Sets model->material_animated and material_rest from the document's pointer channels. */
+ossa_result ossa_model_build_material_state(ossa_model *model, const ossa_document *doc,
+                                            ossa_error *error);
+
+/* A character's material values for `count` clips at their clip times (later clips win; the
+ * document's values where none animates them); nothing when the model animates no material.
+ * NULL clips and clips of other models are skipped. */
+void ossa_model_sample_materials(const ossa_model *model, const ossa_clip *const *clips,
+                                 const float *times, uint32_t count, float *state);
+
+/* A character's material values (MATERIAL_STATE_FLOATS per material), NULL without. */
+const float *ossa_character_material_state(const ossa_character *character);
 
 /* Fills an error (code, the model's file, path, message). Returns code. */
 ossa_result ossa_model_fail(ossa_error *error, ossa_result code, const char *file, const char *path,

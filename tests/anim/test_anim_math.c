@@ -295,7 +295,7 @@ static void test_interpolation(void) {
                       2,          timelines, 4,     tracks,   0,
                       times,      values,    batch, one_rest, one_rest_weights,
                       node_paths, NULL,      0,     0,        0,
-                      0,          NULL,      0};
+                      0,          0,         NULL,  NULL,     0};
     ossa_trs local;
     float weights[2];
     ossa_pose pose = {&local, weights};

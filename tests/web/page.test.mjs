@@ -1,6 +1,7 @@
 // The page (build-web/index.html) in headless Chromium, WebGL2 on its software renderer: a shared
 // model mid-animation is drawn (foreground pixels counted on the canvas), two times give
-// different images, instances multiply the drawing, and refusals and warnings are shown with
+// different images, instances multiply the drawing, a material animated by KHR_animation_pointer
+// takes its colour per instance, and refusals and warnings are shown with
 // their JSON paths. Screenshots are kept in OSSA_WEB_SHOTS (default build-web/test-shots).
 //
 //   node --test tests/web/page.test.mjs
@@ -31,10 +32,56 @@ if (!available) console.log(`page suite SKIPPED: ${options.skip}`);
 
 let server, browser, base;
 
+// A triangle whose unlit, double-sided material a KHR_animation_pointer channel turns from red
+// (t = 0) to blue (t = 1), written as generated/pointer.glb.
+function writePointerModel(dir) {
+  const bin = Buffer.alloc(76);
+  [-1, -1, 0, 1, -1, 0, 0, 1, 0, /* times */ 0, 1, /* colours */ 1, 0, 0, 1, 0, 0, 1, 1].forEach((v, i) => bin.writeFloatLE(v, 4 * i));
+  const gltf = {
+    asset: { version: '2.0' }, extensionsUsed: ['KHR_animation_pointer', 'KHR_materials_unlit'],
+    buffers: [{ byteLength: 76 }],
+    bufferViews: [{ buffer: 0, byteLength: 36 }, { buffer: 0, byteOffset: 36, byteLength: 8 }, { buffer: 0, byteOffset: 44, byteLength: 32 }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [-1, -1, 0], max: [1, 1, 0] },
+      { bufferView: 1, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] },
+      { bufferView: 2, componentType: 5126, count: 2, type: 'VEC4' }],
+    materials: [{ pbrMetallicRoughness: { baseColorFactor: [1, 0, 0, 1] }, doubleSided: true, extensions: { KHR_materials_unlit: {} } }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 }, material: 0 }] }],
+    nodes: [{ mesh: 0 }], scenes: [{ nodes: [0] }], scene: 0,
+    animations: [{ samplers: [{ input: 1, output: 2 }], channels: [{ sampler: 0, target: { path: 'pointer',
+      extensions: { KHR_animation_pointer: { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor' } } } }] }],
+  };
+  let json = Buffer.from(JSON.stringify(gltf));
+  json = Buffer.concat([json, Buffer.alloc((4 - (json.length % 4)) % 4, 0x20)]);
+  const header = Buffer.alloc(12), jsonHeader = Buffer.alloc(8), binHeader = Buffer.alloc(8);
+  header.write('glTF', 0);
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + 8 + json.length + 8 + bin.length, 8);
+  jsonHeader.writeUInt32LE(json.length, 0);
+  jsonHeader.write('JSON', 4);
+  binHeader.writeUInt32LE(bin.length, 0);
+  binHeader.write('BIN\0', 4);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'pointer.glb'), Buffer.concat([header, jsonHeader, json, binHeader, bin]));
+}
+
+// Canvas pixels within 3 of an RGB colour.
+function pixelsOf(image, rgb) {
+  let count = 0;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = PANEL; x < image.width; x++) {
+      const i = 4 * (y * image.width + x);
+      if (rgb.every((c, k) => Math.abs(image.rgba[i + k] - c) <= 3)) count++;
+    }
+  }
+  return count;
+}
+
 before(async () => {
   if (!available) return;
   fs.mkdirSync(shots, { recursive: true });
-  server = await serve({ '/': webDir, '/models/': path.join(shared, 'models'), '/invalid/': path.join(shared, 'invalid') });
+  writePointerModel(path.join(shots, 'generated'));
+  server = await serve({ '/': webDir, '/models/': path.join(shared, 'models'), '/invalid/': path.join(shared, 'invalid'),
+    '/generated/': path.join(shots, 'generated') });
   base = `http://127.0.0.1:${server.address().port}`;
   browser = await Browser.launch(chromium, WIDTH, HEIGHT);
 });
@@ -130,6 +177,23 @@ test('nine instances of CesiumMan (.gltf with its .bin and .jpg) in one instance
   // The camera frames the whole grid, so each figure is smaller, but nine of them cover more.
   assert.ok(b > a, `${b} foreground pixels for 9 instances, ${a} for one`);
   assert.equal(await nine.page.evaluate('document.getElementById("instances").value'), '9');
+});
+
+test('a KHR_animation_pointer material is drawn with its animated colour, per instance', options, async () => {
+  const red = await visit('?model=/generated/pointer.glb&anim=0&time=0', 'pointer-0.png');
+  // the page loops: t = 0.75 is three quarters of the way to blue
+  const later = await visit('?model=/generated/pointer.glb&anim=0&time=0.75', 'pointer-0.75.png');
+  assert.equal(red.title, 'ready');
+  assert.equal(later.title, 'ready');
+  const r = pixelsOf(red.image, [255, 0, 0]), b = pixelsOf(later.image, [64, 0, 191]);
+  console.log(`pointer material: t = 0 ${r} red pixels, t = 0.75 ${b} pixels of (64, 0, 191)`);
+  assert.ok(r > canvasPixels * 0.05 && b > canvasPixels * 0.05, `${r} red, ${b} at 0.75`);
+  assert.equal(pixelsOf(later.image, [255, 0, 0]), 0);
+  // instance 1 runs 0.29 s after instance 0: (0.71, 0, 0.29) in one instanced draw
+  const two = await visit('?model=/generated/pointer.glb&anim=0&time=0&instances=2', 'pointer-instances.png');
+  const first = pixelsOf(two.image, [255, 0, 0]), second = pixelsOf(two.image, [181, 0, 74]);
+  console.log(`pointer material, 2 instances: ${first} red pixels, ${second} of (181, 0, 74)`);
+  assert.ok(first > 1000 && second > 1000, `${first} and ${second}`);
 });
 
 test('a refused file shows its JSON path', options, async () => {

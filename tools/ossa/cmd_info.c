@@ -19,7 +19,9 @@ static void usage(FILE *out) {
             "usage: ossa info MODEL [--json] [--allow-unsafe-paths]\n\n"
             "Loads MODEL (.gltf or .glb), validates it and prints its node tree (joints\n"
             "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
-            "animations (duration, channels by path and interpolation). Warnings go to\n"
+            "animations (duration, channels by path and interpolation, and each\n"
+            "KHR_animation_pointer with what it became: a node's channel, a mesh's weights,\n"
+            "a named float track, or ignored). Warnings go to\n"
             "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
             "'error: FILE: JSON-PATH: message' and exits with 1. --json prints the same facts\n"
             "(and the warnings) as one JSON object on stdout. FILE is MODEL as given.\n"
@@ -138,6 +140,30 @@ static void print_meshes(const ossa_document *doc) {
     }
 }
 
+/* What a KHR_animation_pointer channel became: an ordinary channel of its node, the weights of
+ * the nodes drawing a mesh, a named float track, or nothing (a property ossa does not model). */
+static const char *pointer_kind(const ossa_animation_channel *ch) {
+    if (ch->node >= 0) return "node";
+    if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS) return "weights";
+    return ch->pointer_target != OSSA_POINTER_NONE ? "float track" : "ignored";
+}
+
+static void print_pointers(const ossa_document *doc, const ossa_animation *anim) {
+    for (uint32_t c = 0; c < anim->channel_count; c++) {
+        const ossa_animation_channel *ch = &anim->channels[c];
+        if (!ch->pointer) continue;
+        printf("    pointer     %s: %s", ch->pointer, pointer_kind(ch));
+        if (ch->node >= 0) printf(" %d %s", ch->node, path_names[ch->path]);
+        if (ch->pointer_target == OSSA_POINTER_MESH_WEIGHTS)
+            printf(" of mesh %d (%u per key)", ch->pointer_index,
+                   doc->meshes[ch->pointer_index].target_count);
+        else if (ch->pointer_target != OSSA_POINTER_NONE)
+            printf(" (%u float%s)", ossa_pointer_target_components(ch->pointer_target),
+                   ossa_pointer_target_components(ch->pointer_target) > 1 ? "s" : "");
+        printf(", %s\n", interp_names[anim->samplers[ch->sampler].interpolation]);
+    }
+}
+
 static void print_animations(const ossa_document *doc) {
     printf("animations (%u):\n", doc->animation_count);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
@@ -173,9 +199,10 @@ static void print_animations(const ossa_document *doc) {
                 if (counts[i]) printf(" %s %u", interp_names[i], counts[i]);
             printf("\n");
         }
+        print_pointers(doc, anim);
         uint32_t ignored = 0;
         for (uint32_t c = 0; c < anim->channel_count; c++)
-            ignored += anim->channels[c].node < 0;
+            ignored += anim->channels[c].node < 0 && !anim->channels[c].pointer;
         if (ignored) printf("    ignored     %3u (no target node)\n", ignored);
     }
 }
@@ -297,9 +324,14 @@ static cJSON *json_animations(const ossa_document *doc) {
             const ossa_animation_channel *ch = &an->channels[c];
             cJSON *channel = cJSON_CreateObject();
             cJSON_AddNumberToObject(channel, "node", ch->node);
-            cJSON_AddStringToObject(channel, "path", path_names[ch->path]);
+            cJSON_AddStringToObject(channel, "path",
+                                    ch->pointer && ch->node < 0 ? "pointer" : path_names[ch->path]);
             cJSON_AddStringToObject(channel, "interpolation",
                                     interp_names[an->samplers[ch->sampler].interpolation]);
+            if (ch->pointer) { /* KHR_animation_pointer */
+                cJSON_AddStringToObject(channel, "pointer", ch->pointer);
+                cJSON_AddStringToObject(channel, "pointer_kind", pointer_kind(ch));
+            }
             cJSON_AddItemToArray(channels, channel);
         }
         cJSON_AddItemToArray(animations, anim);

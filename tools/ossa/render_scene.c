@@ -211,6 +211,8 @@ static void evaluate_selection(render_scene *s, const double *times) {
             s->selection_times[k] = ossa_clip_time(s->selection[k], times[i], OSSA_WRAP_CLAMP);
         ossa_clips_sample(ossa_model_rig(s->model), s->selection, s->selection_times,
                           s->selection_count, NULL, ossa_character_pose(s->characters[i]));
+        ossa_character_sample_materials(s->characters[i], s->selection, s->selection_times,
+                                        s->selection_count);
         ossa_character_finish(s->characters[i]);
     }
 }

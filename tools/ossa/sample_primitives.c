@@ -2,7 +2,7 @@
  * The "primitives" of `ossa sample --json`: world-space positions and normals of the listed
  * vertices of every primitive of a skinned node, and of every unskinned mesh node that the
  * sampled animations move (a translation/rotation/scale channel on the node or an ancestor)
- * or morph (a weights channel on the node) — the selection the golden files use.
+ * or morph (a weights channel on the node, or on its mesh) — the selection the golden files use.
  * Skinned: morph, then skin with the world-space palette world(joint) * IBM (the mesh node's
  * own transform is ignored, as the spec says); unskinned: morph, then the node's world matrix.
  */
@@ -21,6 +21,11 @@ static void mark_animated(const ossa_document *doc, const sample_frame *f, uint8
         const ossa_animation *anim = &doc->animations[f->animations[a]];
         for (uint32_t c = 0; c < anim->channel_count; c++) {
             int32_t n = anim->channels[c].node;
+            if (anim->channels[c].pointer_target == OSSA_POINTER_MESH_WEIGHTS)
+                for (uint32_t k = 0; k < doc->node_count; k++) /* see ossa_clip_set_build */
+                    if (doc->nodes[k].mesh == anim->channels[c].pointer_index &&
+                        !doc->nodes[k].weights)
+                        morphed[k] = 1;
             if (n < 0) continue;
             if (anim->channels[c].path == OSSA_PATH_WEIGHTS)
                 morphed[n] = 1;
