@@ -257,6 +257,19 @@ typedef enum ossa_skin_order {
     OSSA_SKIN_ORDER_ORIGINAL = 1
 } ossa_skin_order;
 
+/** How the AVX-512 fast path stores its outputs (other paths always use ordinary stores). */
+typedef enum ossa_skin_stores {
+    /** Non-temporal when the mesh's outputs (positions and normals) are 1 MiB or more; smaller
+     *  ones stay in the cache for their next reader. */
+    OSSA_SKIN_STORES_AUTO = 0,
+    /** Ordinary stores: the outputs stay in the cache. */
+    OSSA_SKIN_STORES_CACHED,
+    /** Non-temporal stores, around the caches: for outputs not read again soon, e.g. a crowd
+     *  whose many small meshes' outputs together exceed the last-level cache (ordinary stores
+     *  would also read every output line from memory first). */
+    OSSA_SKIN_STORES_STREAM
+} ossa_skin_stores;
+
 /** Per-frame parameters of ::ossa_skin_mesh_run. Zero-initialised means the defaults. */
 typedef struct ossa_skin_frame {
     /** LBS: joint_count 3x4 row-major matrices, required for skinned meshes (ignored for
@@ -277,6 +290,8 @@ typedef struct ossa_skin_frame {
     /** An instruction set this CPU lacks falls back to the best it has (see
      *  ::ossa_skin_backend_supported) */
     ossa_skin_backend backend;
+    /** Store kind of the AVX-512 fast path (0: OSSA_SKIN_STORES_AUTO) */
+    ossa_skin_stores stores;
 } ossa_skin_frame;
 
 /**
@@ -285,8 +300,9 @@ typedef struct ossa_skin_frame {
  * frame->transform.
  * With OSSA_SKIN_ORDER_PREPARED, output element i is slot i; on AVX-512, whole blocks going to
  * tightly packed, 64-byte aligned position/normal outputs (no tangent output) take the fastest
- * path, with non-temporal stores when the mesh's output is 1 MiB or more (smaller outputs stay
- * in the cache for their next reader). Any other layout goes through a generic strided store.
+ * path, with non-temporal stores as frame->stores says (by default when the mesh's output is 1
+ * MiB or more: smaller outputs stay in the cache for their next reader). Any other layout goes
+ * through a generic strided store.
  * @param output_capacity elements each output stream holds: at least the (clamped) end with
  *        OSSA_SKIN_ORDER_PREPARED, at least the vertex count with OSSA_SKIN_ORDER_ORIGINAL.
  * @return OSSA_ERROR_ARGUMENT, with nothing written, for: NULL mesh, frame or output; an

@@ -103,13 +103,153 @@ double ossa_io_component_raw(const uint8_t *p, ossa_component_type type) {
     return 0;
 }
 
-static uint32_t component_uint(const uint8_t *p, ossa_component_type type) {
+/* Converting runs of stored components. Each loop below handles one component type and one
+ * output kind, so the per-value work is a load, a conversion and a store with no switch inside; the
+ * results are the spec's conversions exactly as the general formulas give them (normalized
+ * integers divided in double precision, then rounded once to float where float is asked for). */
+
+/* count elements, each n components of type T from src (elements `stride` bytes apart), into
+ * OUT values (elements `out_stride` values apart): out = CONVERT(v). */
+#define CONVERT_LOOP(T, OUT, CONVERT)                                                              \
+    do {                                                                                           \
+        OUT *o = (OUT *)out;                                                                       \
+        if (stride == n * sizeof(T) && out_stride == n) { /* tightly packed: one run */            \
+            for (uint64_t i = 0; i < count * n; i++) {                                             \
+                T v;                                                                               \
+                memcpy(&v, src + i * sizeof v, sizeof v);                                          \
+                o[i] = (OUT)(CONVERT);                                                             \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        for (uint64_t i = 0; i < count; i++, src += stride, o += out_stride)                       \
+            for (uint32_t k = 0; k < n; k++) {                                                     \
+                T v;                                                                               \
+                memcpy(&v, src + (size_t)k * sizeof v, sizeof v);                                  \
+                o[k] = (OUT)(CONVERT);                                                             \
+            }                                                                                      \
+    } while (0)
+
+/* Stored integers as unsigned 32-bit values (the bits, zero-extended: signed types are only
+ * read this way where the spec requires unsigned ones). */
+static void convert_uint(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
+                         ossa_component_type type, void *out, size_t out_stride) {
+    switch (type) {
+    case OSSA_COMPONENT_BYTE:
+    case OSSA_COMPONENT_UNSIGNED_BYTE:
+        CONVERT_LOOP(uint8_t, uint32_t, v);
+        break;
+    case OSSA_COMPONENT_SHORT:
+    case OSSA_COMPONENT_UNSIGNED_SHORT:
+        CONVERT_LOOP(uint16_t, uint32_t, v);
+        break;
+    default:
+        CONVERT_LOOP(uint32_t, uint32_t, v);
+        break;
+    }
+}
+
+/* The spec's conversion of normalized integers, in double (signed values clamp at -1). */
+static inline double unorm(double raw, double max) {
+    return raw / max;
+}
+static inline double snorm(double raw, double max) {
+    double v = raw / max;
+    return v < -1.0 ? -1.0 : v;
+}
+
+/* Components as values of OUT (float or double), normalized integers converted when asked. */
+#define CONVERT_ANY(OUT)                                                                           \
+    do {                                                                                           \
+        switch (type) {                                                                            \
+        case OSSA_COMPONENT_BYTE:                                                                  \
+            if (normalized)                                                                        \
+                CONVERT_LOOP(int8_t, OUT, snorm(v, 127.0));                                        \
+            else                                                                                   \
+                CONVERT_LOOP(int8_t, OUT, v);                                                      \
+            break;                                                                                 \
+        case OSSA_COMPONENT_UNSIGNED_BYTE:                                                         \
+            if (normalized)                                                                        \
+                CONVERT_LOOP(uint8_t, OUT, unorm(v, 255.0));                                       \
+            else                                                                                   \
+                CONVERT_LOOP(uint8_t, OUT, v);                                                     \
+            break;                                                                                 \
+        case OSSA_COMPONENT_SHORT:                                                                 \
+            if (normalized)                                                                        \
+                CONVERT_LOOP(int16_t, OUT, snorm(v, 32767.0));                                     \
+            else                                                                                   \
+                CONVERT_LOOP(int16_t, OUT, v);                                                     \
+            break;                                                                                 \
+        case OSSA_COMPONENT_UNSIGNED_SHORT:                                                        \
+            if (normalized)                                                                        \
+                CONVERT_LOOP(uint16_t, OUT, unorm(v, 65535.0));                                    \
+            else                                                                                   \
+                CONVERT_LOOP(uint16_t, OUT, v);                                                    \
+            break;                                                                                 \
+        case OSSA_COMPONENT_UNSIGNED_INT:                                                          \
+            CONVERT_LOOP(uint32_t, OUT, (double)v);                                                \
+            break;                                                                                 \
+        case OSSA_COMPONENT_FLOAT:                                                                 \
+            CONVERT_LOOP(float, OUT, v);                                                           \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+static void convert_float(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
+                          ossa_component_type type, int normalized, void *out, size_t out_stride) {
+    if (type == OSSA_COMPONENT_FLOAT && stride == 4u * n && out_stride == n) {
+        memcpy(out, src, (size_t)count * n * sizeof(float)); /* tightly packed: a copy */
+        return;
+    }
+    CONVERT_ANY(float);
+}
+
+static void convert_double(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
+                           ossa_component_type type, int normalized, void *out, size_t out_stride) {
+    CONVERT_ANY(double);
+}
+
+/* count elements from src (stride bytes apart) into slots [0, count) of out. A matrix whose columns
+ * are padded to 4 bytes is converted column by column. */
+static void convert_elements(const ossa_accessor *a, const ossa_io_layout *l, const uint8_t *src,
+                             size_t stride, uint64_t count, void *out, ossa_io_output kind) {
+    uint32_t columns = l->columns, n = l->rows;
+    if (l->column_stride == l->rows * l->component_size) { /* no padding: one run per element */
+        columns = 1;
+        n = a->components;
+    }
+    size_t value_size = kind == OSSA_IO_OUT_FLOAT || kind == OSSA_IO_OUT_UINT ? 4 : 8;
+    for (uint32_t c = 0; c < columns; c++) {
+        const uint8_t *from = src + (size_t)c * l->column_stride;
+        void *to = (uint8_t *)out + (size_t)c * n * value_size;
+        switch (kind) {
+        case OSSA_IO_OUT_UINT:
+            convert_uint(from, stride, count, n, a->component_type, to, a->components);
+            break;
+        case OSSA_IO_OUT_FLOAT:
+            convert_float(from, stride, count, n, a->component_type, a->normalized, to,
+                          a->components);
+            break;
+        case OSSA_IO_OUT_DOUBLE:
+            convert_double(from, stride, count, n, a->component_type, a->normalized, to,
+                           a->components);
+            break;
+        case OSSA_IO_OUT_DOUBLE_RAW:
+            convert_double(from, stride, count, n, a->component_type, 0, to, a->components);
+            break;
+        }
+    }
+}
+
+static const uint8_t *view_bytes(const ossa_document *doc, int32_t view, uint64_t offset) {
+    const ossa_buffer_view *v = &doc->buffer_views[view];
+    return doc->buffers[v->buffer].data + v->byte_offset + offset;
+}
+
+static uint64_t sparse_index(const uint8_t *p, ossa_component_type type) {
     switch (type) {
     case OSSA_COMPONENT_UNSIGNED_BYTE:
-    case OSSA_COMPONENT_BYTE:
         return p[0];
-    case OSSA_COMPONENT_UNSIGNED_SHORT:
-    case OSSA_COMPONENT_SHORT: {
+    case OSSA_COMPONENT_UNSIGNED_SHORT: {
         uint16_t v;
         memcpy(&v, p, 2);
         return v;
@@ -122,90 +262,55 @@ static uint32_t component_uint(const uint8_t *p, ossa_component_type type) {
     }
 }
 
-/* The spec's conversion of normalized integers to floats. */
-static double normalized_value(double raw, ossa_component_type type) {
-    double v;
-    switch (type) {
-    case OSSA_COMPONENT_BYTE:
-        v = raw / 127.0;
-        break;
-    case OSSA_COMPONENT_UNSIGNED_BYTE:
-        return raw / 255.0;
-    case OSSA_COMPONENT_SHORT:
-        v = raw / 32767.0;
-        break;
-    case OSSA_COMPONENT_UNSIGNED_SHORT:
-        return raw / 65535.0;
-    default:
-        return raw;
-    }
-    return v < -1.0 ? -1.0 : v;
-}
-
-/* Writes the components of one stored element at `src` to slot `slot` of out. */
-static void put_element(const ossa_accessor *a, const ossa_io_layout *l, const uint8_t *src,
-                        void *out, uint64_t slot, ossa_io_output kind) {
-    uint64_t base = slot * a->components;
-    uint32_t k = 0;
-    for (uint32_t c = 0; c < l->columns; c++) {
-        const uint8_t *p = src + (size_t)c * l->column_stride;
-        for (uint32_t r = 0; r < l->rows; r++, k++, p += l->component_size) {
-            if (kind == OSSA_IO_OUT_UINT) {
-                ((uint32_t *)out)[base + k] = component_uint(p, a->component_type);
-                continue;
-            }
-            double v = ossa_io_component_raw(p, a->component_type);
-            if (kind != OSSA_IO_OUT_DOUBLE_RAW && a->normalized)
-                v = normalized_value(v, a->component_type);
-            if (kind == OSSA_IO_OUT_FLOAT)
-                ((float *)out)[base + k] = (float)v;
-            else
-                ((double *)out)[base + k] = v;
-        }
-    }
-}
-
-static void put_zero(const ossa_accessor *a, void *out, uint64_t slot, ossa_io_output kind) {
-    uint64_t base = slot * a->components;
-    for (uint32_t k = 0; k < a->components; k++) {
-        if (kind == OSSA_IO_OUT_UINT)
-            ((uint32_t *)out)[base + k] = 0;
-        else if (kind == OSSA_IO_OUT_FLOAT)
-            ((float *)out)[base + k] = 0.0f;
-        else
-            ((double *)out)[base + k] = 0.0;
-    }
-}
-
-static const uint8_t *view_bytes(const ossa_document *doc, int32_t view, uint64_t offset) {
-    const ossa_buffer_view *v = &doc->buffer_views[view];
-    return doc->buffers[v->buffer].data + v->byte_offset + offset;
-}
-
 void ossa_io_decode(const ossa_document *doc, int32_t accessor, uint64_t first, uint64_t count,
                     void *out, ossa_io_output kind) {
     const ossa_accessor *a = &doc->accessors[accessor];
     ossa_io_layout l = ossa_io_accessor_layout(a->component_type, a->type);
+    size_t value_size = kind == OSSA_IO_OUT_FLOAT || kind == OSSA_IO_OUT_UINT ? 4 : 8;
     if (a->buffer_view >= 0) {
         uint32_t stride = doc->buffer_views[a->buffer_view].byte_stride;
         if (!stride) stride = l.element_size;
         const uint8_t *base = view_bytes(doc, a->buffer_view, a->byte_offset);
-        for (uint64_t i = 0; i < count; i++)
-            put_element(a, &l, base + (first + i) * stride, out, i, kind);
+        convert_elements(a, &l, base + first * stride, stride, count, out, kind);
     } else {
-        for (uint64_t i = 0; i < count; i++)
-            put_zero(a, out, i, kind);
+        memset(out, 0, (size_t)(count * a->components) * value_size); /* 0, 0.0f and 0.0 */
     }
     const ossa_accessor_sparse *s = &a->sparse;
     if (!s->count) return;
     const uint8_t *indices = view_bytes(doc, s->indices_buffer_view, s->indices_byte_offset);
     const uint8_t *values = view_bytes(doc, s->values_buffer_view, s->values_byte_offset);
-    uint32_t index_size = ossa_component_size(s->indices_component_type);
-    for (uint32_t k = 0; k < s->count; k++) {
-        uint64_t target =
-            component_uint(indices + (size_t)k * index_size, s->indices_component_type);
-        if (target < first || target - first >= count) continue;
-        put_element(a, &l, values + (size_t)k * l.element_size, out, target - first, kind);
+    ossa_component_type itype = s->indices_component_type;
+    uint32_t index_size = ossa_component_size(itype);
+    /* The indices never decrease (they increase, checked at load, or are all zeros standing for
+     * bytes not given): the substitutions inside [first, first + count) are one run of them,
+     * found by bisection. Its values are converted in batches, then copied to their slots. */
+    uint32_t lo = 0, hi = s->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sparse_index(indices + (size_t)mid * index_size, itype) < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    enum { BATCH = 64 };
+    double converted[BATCH * 16]; /* room for 16 components of the widest output */
+    size_t element_bytes = (size_t)a->components * value_size;
+    for (uint32_t k = lo; k < s->count;) {
+        uint64_t slot[BATCH];
+        uint32_t n = 0;
+        while (n < BATCH && k + n < s->count) {
+            uint64_t target = sparse_index(indices + (size_t)(k + n) * index_size, itype);
+            if (target - first >= count) break;
+            slot[n++] = target - first;
+        }
+        if (!n) break;
+        convert_elements(a, &l, values + (size_t)k * l.element_size, l.element_size, n, converted,
+                         kind);
+        for (uint32_t j = 0; j < n; j++)
+            memcpy((uint8_t *)out + slot[j] * element_bytes,
+                   (const uint8_t *)converted + j * element_bytes, element_bytes);
+        k += n;
+        if (n < BATCH) break; /* the run ended */
     }
 }
 

@@ -100,7 +100,12 @@ static void load_buffer(ossa_io_loader *L, uint32_t i) {
             ossa_io_warn(L, "the GLB BIN chunk has %llu bytes beyond byteLength %llu",
                          (unsigned long long)(L->bin.size - b->byte_length),
                          (unsigned long long)b->byte_length);
-        uint8_t *copy = ossa_io_alloc(L, (size_t)b->byte_length);
+        if (L->bin.owned) { /* the file's bytes, kept as the document's: no copy */
+            b->data = L->bin.data;
+            L->bin.referenced = 1;
+            return;
+        }
+        uint8_t *copy = ossa_io_alloc_uninit(L, b->byte_length, 1);
         memcpy(copy, L->bin.data, (size_t)b->byte_length);
         b->data = copy;
         return;

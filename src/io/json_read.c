@@ -7,23 +7,46 @@
 #include "io/error.h"
 #include "io/loader.h"
 
-/* ---- paths ---- */
+/* ---- paths ----
+ * Paths are built for every member read, so they are appended by hand: a printf per key would
+ * cost more than reading the key. They are cut at OSSA_PATH_MAX - 1 characters, as snprintf
+ * would cut them. */
+
+static void path_append(ossa_io_loader *L, const char *text, size_t length) {
+    size_t room = sizeof L->path - 1 - L->path_len;
+    if (length > room) length = room;
+    memcpy(L->path + L->path_len, text, length);
+    L->path_len += length;
+    L->path[L->path_len] = '\0';
+}
+
+/* Writes the decimal digits of value ending at end (exclusive); returns where they start. */
+static char *format_decimal(char *end, unsigned long long value) {
+    do {
+        *--end = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    return end;
+}
+
+static void path_append_uint(ossa_io_loader *L, unsigned long long value) {
+    char digits[24];
+    char *start = format_decimal(digits + sizeof digits, value);
+    path_append(L, start, (size_t)(digits + sizeof digits - start));
+}
 
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "%s%s",
-                     L->path_len ? "." : "", key);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    if (L->path_len) path_append(L, ".", 1);
+    path_append(L, key, strlen(key));
     return mark;
 }
 
 size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "[%llu]",
-                     (unsigned long long)index);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    path_append(L, "[", 1);
+    path_append_uint(L, index);
+    path_append(L, "]", 1);
     return mark;
 }
 
@@ -32,12 +55,45 @@ void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
     L->path[mark] = '\0';
 }
 
+/* The formats of paths use %u, %d and %s; anything else is left to vsnprintf. Validation sets a
+ * path for every object it checks, so this writes straight into the path, a byte at a time. */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    int n = vsnprintf(L->path, sizeof L->path, fmt, args);
+    char *out = L->path, *end = L->path + sizeof L->path - 1;
+    for (const char *f = fmt; *f && out < end; f++) {
+        if (*f != '%') {
+            *out++ = *f;
+            continue;
+        }
+        char digits[24];
+        const char *text, *text_end;
+        if (f[1] == 'u' || f[1] == 'd') {
+            long long v = f[1] == 'u' ? (long long)va_arg(args, unsigned) : va_arg(args, int);
+            char *start =
+                format_decimal(digits + sizeof digits,
+                               v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+            if (v < 0) *--start = '-';
+            text = start;
+            text_end = digits + sizeof digits;
+        } else if (f[1] == 's') {
+            text = va_arg(args, const char *);
+            text_end = text + strlen(text);
+        } else {
+            va_end(args);
+            va_start(args, fmt);
+            int n = vsnprintf(L->path, sizeof L->path, fmt, args);
+            out = L->path +
+                  (n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n));
+            break;
+        }
+        while (text < text_end && out < end)
+            *out++ = *text++;
+        f++;
+    }
+    *out = '\0';
+    L->path_len = (size_t)(out - L->path);
     va_end(args);
-    L->path_len = n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n);
 }
 
 /* ---- refusals and warnings ---- */
@@ -83,7 +139,9 @@ static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
         L->warning_capacity = capacity;
     }
     ossa_warning *w = &doc->warnings[doc->warning_count++];
-    snprintf(w->path, sizeof w->path, "%s", L->path);
+    size_t n = L->path_len < sizeof w->path ? L->path_len : sizeof w->path - 1;
+    memcpy(w->path, L->path, n);
+    w->path[n] = '\0';
     vsnprintf(w->message, sizeof w->message, fmt, args);
 }
 
@@ -123,8 +181,18 @@ static const char *json_type_name(const cJSON *item) {
     return "an unknown value";
 }
 
+/* Keys are compared often (every member against the names a reader knows): the first character
+ * settles most comparisons without a call. */
+static int same_key(const char *a, const char *b) {
+    return a[0] == b[0] && !strcmp(a, b);
+}
+
+/* cJSON_GetObjectItemCaseSensitive's answer (the first member of that name), faster. */
 const cJSON *ossa_io_member(const cJSON *object, const char *key) {
-    return cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!object) return NULL;
+    for (const cJSON *item = object->child; item; item = item->next)
+        if (item->string && same_key(item->string, key)) return item;
+    return NULL;
 }
 
 void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item) {
@@ -282,7 +350,7 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
 
 int ossa_io_extension_used(const ossa_io_loader *L, const char *name) {
     for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
-        if (!strcmp(L->doc->extensions_used[i], name)) return 1;
+        if (same_key(L->doc->extensions_used[i], name)) return 1;
     return 0;
 }
 
@@ -296,8 +364,8 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
         const char *key = item->string;
-        if (!strcmp(key, "extras")) continue;
-        if (!strcmp(key, "extensions")) {
+        if (same_key(key, "extras")) continue;
+        if (same_key(key, "extensions")) {
             size_t mark = ossa_io_path_key(L, key);
             ossa_io_expect_object(L, item);
             const cJSON *ext;
@@ -307,9 +375,9 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
                                      "an extension must be an object, not %s", json_type_name(ext));
                 int declared = 0, handled = 0;
                 for (uint32_t i = 0; i < L->doc->extensions_used_count; i++)
-                    if (!strcmp(L->doc->extensions_used[i], ext->string)) declared = 1;
+                    if (same_key(L->doc->extensions_used[i], ext->string)) declared = 1;
                 for (const char *const *k = known; *k && !handled; k++)
-                    handled = !strcmp(*k, ext->string);
+                    handled = same_key(*k, ext->string);
                 if (!declared)
                     ossa_io_warn_key(L, ext->string,
                                      "extension '%s' is not listed in extensionsUsed; ignored",
@@ -325,7 +393,7 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
         }
         int found = 0;
         for (const char *const *k = known; *k && !found; k++)
-            found = !strcmp(*k, key);
+            found = same_key(*k, key);
         if (!found) ossa_io_warn_key(L, key, "unknown property '%s'; ignored", key);
     }
 }

@@ -15,7 +15,18 @@ static void default_free(void *user, void *ptr) {
     free(ptr);
 }
 
-void *ossa_io_alloc(ossa_io_loader *L, size_t size) {
+const char ossa_io_arena_mark = 0;
+
+/* Allocations up to this size come from arena blocks. */
+#define ARENA_LARGEST 4096
+/* Arena blocks: the first sized from the JSON text (ossa_io_arena_reserve), each next one twice
+ * the previous, within these bounds. */
+#define ARENA_BLOCK_MIN 8192
+#define ARENA_BLOCK_MAX ((size_t)4 << 20)
+#define ARENA_FIRST_MAX ((size_t)96 << 10)
+
+/* A block of its own from the allocator, linked into the document's list; not zeroed. */
+static void *own_block(ossa_io_loader *L, size_t size) {
     ossa_io_storage *s = L->storage;
     if (size > SIZE_MAX - sizeof(ossa_io_block))
         ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "allocation of %zu bytes is too large", size);
@@ -26,20 +37,73 @@ void *ossa_io_alloc(ossa_io_loader *L, size_t size) {
     block->link.next = s->blocks;
     if (s->blocks) s->blocks->link.prev = block;
     s->blocks = block;
-    memset(block + 1, 0, size);
     return block + 1;
 }
 
-void *ossa_io_alloc_array(ossa_io_loader *L, uint64_t count, size_t size) {
+/* size bytes from the current arena block, a new one when it has no room; not zeroed. */
+static void *arena_alloc(ossa_io_loader *L, size_t size) {
+    ossa_io_storage *s = L->storage;
+    size_t need = sizeof(ossa_io_block) + (size + sizeof(ossa_io_block) - 1) /
+                                              sizeof(ossa_io_block) * sizeof(ossa_io_block);
+    if (need > s->arena_room) {
+        size_t block_size =
+            s->arena_block_size < ARENA_BLOCK_MIN ? ARENA_BLOCK_MIN : s->arena_block_size;
+        s->arena_next = own_block(L, block_size);
+        s->arena_room = block_size;
+        s->arena_block_size = block_size < ARENA_BLOCK_MAX ? 2 * block_size : ARENA_BLOCK_MAX;
+    }
+    ossa_io_block *header = (ossa_io_block *)(void *)s->arena_next;
+    header->arena.mark = &ossa_io_arena_mark;
+    header->arena.size = need - sizeof(ossa_io_block);
+    s->arena_next += need;
+    s->arena_room -= need;
+    return header + 1;
+}
+
+static void *alloc_uninit(ossa_io_loader *L, size_t size) {
+    return size <= ARENA_LARGEST ? arena_alloc(L, size) : own_block(L, size);
+}
+
+void ossa_io_arena_reserve(ossa_io_storage *s, uint64_t json_size) {
+    /* The document's objects take about as many bytes as their JSON text, unless the text is
+     * mostly data URIs (their bytes are blocks of their own): a first block of at most
+     * ARENA_FIRST_MAX, the next ones grow. */
+    uint64_t size = json_size + json_size / 2;
+    s->arena_block_size = size > ARENA_FIRST_MAX ? ARENA_FIRST_MAX : (size_t)size;
+}
+
+void *ossa_io_alloc(ossa_io_loader *L, size_t size) {
+    void *p = alloc_uninit(L, size);
+    memset(p, 0, size);
+    return p;
+}
+
+static size_t array_bytes(ossa_io_loader *L, uint64_t count, size_t size) {
     if (size && count > (SIZE_MAX - sizeof(ossa_io_block)) / size)
         ossa_io_fail(L, OSSA_ERROR_OUT_OF_MEMORY, "array of %llu items is too large",
                      (unsigned long long)count);
-    return ossa_io_alloc(L, (size_t)(count * size));
+    return (size_t)(count * size);
+}
+
+void *ossa_io_alloc_array(ossa_io_loader *L, uint64_t count, size_t size) {
+    return ossa_io_alloc(L, array_bytes(L, count, size));
+}
+
+void *ossa_io_alloc_uninit(ossa_io_loader *L, uint64_t count, size_t size) {
+    return alloc_uninit(L, array_bytes(L, count, size));
 }
 
 void ossa_io_release(ossa_io_storage *s, void *ptr) {
     if (!ptr) return;
     ossa_io_block *block = (ossa_io_block *)ptr - 1;
+    if (block->arena.mark == &ossa_io_arena_mark) {
+        uint8_t *end = (uint8_t *)ptr + block->arena.size;
+        if (end == s->arena_next) { /* the last allocation: its room is reused */
+            s->arena_room += block->arena.size + sizeof(ossa_io_block);
+            s->arena_next = (uint8_t *)block;
+        }
+        return;
+    }
     if (block->link.prev)
         block->link.prev->link.next = block->link.next;
     else
@@ -50,8 +114,9 @@ void ossa_io_release(ossa_io_storage *s, void *ptr) {
 
 char *ossa_io_strdup(ossa_io_loader *L, const char *text) {
     size_t n = strlen(text);
-    char *copy = ossa_io_alloc(L, n + 1);
+    char *copy = alloc_uninit(L, n + 1);
     memcpy(copy, text, n);
+    copy[n] = '\0';
     return copy;
 }
 
@@ -85,6 +150,7 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
     if (has_bom(json, json_size))
         ossa_io_fail(L, OSSA_ERROR_JSON,
                      "the JSON text starts with a UTF-8 byte order mark, which glTF forbids");
+    ossa_io_arena_reserve(L->storage, json_size);
     const char *end = NULL;
     L->root = cJSON_ParseWithLengthOpts((const char *)json, (size_t)json_size, &end, 0);
     if (!L->root) {
@@ -93,6 +159,12 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
     }
     if (!cJSON_IsObject(L->root))
         ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text is not an object");
+    /* The tree holds copies of the text's strings: a file's bytes are needed from here on only
+     * for the GLB BIN chunk (then buffer 0 points into them). */
+    if (!L->bin.owned) {
+        ossa_io_release(L->storage, L->file_bytes);
+        L->file_bytes = NULL;
+    }
     ossa_io_parse_asset(L);
     ossa_io_parse_buffers(L);
     ossa_io_parse_accessors(L);
@@ -121,7 +193,7 @@ static void run(ossa_io_loader *L, const uint8_t *data, uint64_t size, const cha
         const char *why = NULL;
         if (!ossa_io_read_file(L, read_path, L->max_file_bytes, &bytes, &size, &why))
             ossa_io_fail(L, OSSA_ERROR_IO, "%s", why);
-        data = bytes;
+        data = L->file_bytes = bytes;
     } else if (size > L->max_file_bytes) {
         ossa_io_fail(L, OSSA_ERROR_LIMIT, "the model is %llu bytes, over the limit of %llu",
                      (unsigned long long)size, (unsigned long long)L->max_file_bytes);
@@ -129,13 +201,14 @@ static void run(ossa_io_loader *L, const uint8_t *data, uint64_t size, const cha
     if (size == 0) ossa_io_fail(L, OSSA_ERROR_JSON, "the file is empty");
     const uint8_t *json = data;
     uint64_t json_size = size;
-    if (size >= 4 && memcmp(data, "glTF", 4) == 0)
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0) {
         ossa_io_glb_split(L, data, size, &json, &json_size);
-    else if (size > 0 && size < 4 && memcmp(data, "glTF", size) == 0)
+        L->bin.owned = bytes != NULL;
+    } else if (size > 0 && size < 4 && memcmp(data, "glTF", size) == 0)
         ossa_io_fail(L, OSSA_ERROR_GLB, "the GLB header is truncated (%llu bytes)",
                      (unsigned long long)size);
     parse_document(L, json, json_size);
-    ossa_io_release(L->storage, bytes);
+    if (!L->bin.referenced) ossa_io_release(L->storage, L->file_bytes);
 }
 
 /* Runs the load; a refusal anywhere inside longjmps back here. */

@@ -21,35 +21,55 @@
 #define OSSA_PRINTF(f, a)
 #endif
 
-/* Every allocation of a document is a block in a doubly linked list owned by the document. */
+/* The memory of a document: blocks from the allocator in a doubly linked list it owns. Small
+ * allocations are carved from arena blocks (one call to the allocator for many objects); large
+ * ones are blocks of their own, so releasing a large temporary gives its memory back at once.
+ * Every allocation starts with this header: a block's links, or in an arena the arena mark and
+ * the allocation's size. */
 typedef union ossa_io_block {
     struct {
         union ossa_io_block *prev, *next;
     } link;
+    struct {
+        const void *mark; /* &ossa_io_arena_mark */
+        size_t size;      /* bytes after the header, rounded up to the header's size */
+    } arena;
     long double align_ld;
     void *align_p;
     uint64_t align_u;
 } ossa_io_block;
+
+extern const char ossa_io_arena_mark;
 
 /* The document with what only the loader and ossa_document_free need. */
 typedef struct ossa_io_storage {
     ossa_document doc;
     ossa_allocator allocator;
     ossa_io_block *blocks;
+    uint8_t *arena_next; /* free room of the current arena block */
+    size_t arena_room;
+    size_t arena_block_size; /* of the next arena block */
 } ossa_io_storage;
 
 /* What load.c learns about the container before JSON parsing starts. */
 typedef struct ossa_io_glb_bin {
     const uint8_t *data; /* the BIN chunk, NULL when there is none */
     uint64_t size;
+    int owned;      /* data lies in the file's bytes, read into the document's memory */
+    int referenced; /* buffer 0 points into those bytes: they are kept */
 } ossa_io_glb_bin;
 
 /* Per-accessor facts computed while loading, used by later checks. */
 typedef struct ossa_io_accessor_info {
-    uint32_t stride;       /* bytes between elements in the buffer view */
-    uint32_t element_size; /* bytes of one element including matrix column padding */
-    int no_data_warned;    /* the "has no data" warning was given */
-    int unknown_type;      /* the type is not a glTF type: read as SCALAR, cannot be used */
+    uint32_t stride;           /* bytes between elements in the buffer view */
+    uint32_t element_size;     /* bytes of one element including matrix column padding */
+    int no_data_warned;        /* the "has no data" warning was given */
+    int unknown_type;          /* the type is not a glTF type: read as SCALAR, cannot be used */
+    int scanned;               /* the accessor pass counted non-finite values (fields below) */
+    uint64_t non_finite;       /* values that are not finite numbers */
+    uint64_t first_non_finite; /* the element of the first one */
+    int has_uint_max;          /* uint_max is known */
+    uint32_t uint_max;         /* the largest value read as unsigned integers */
 } ossa_io_accessor_info;
 
 typedef struct ossa_io_loader {
@@ -62,6 +82,7 @@ typedef struct ossa_io_loader {
     int allow_unsafe_paths;
     const char *base_dir; /* NULL: relative URIs cannot be resolved */
     ossa_io_glb_bin bin;
+    uint8_t *file_bytes; /* the file as read (NULL for memory); released once no longer needed */
     char path[OSSA_PATH_MAX];
     size_t path_len;
     uint32_t warning_capacity;
@@ -85,7 +106,13 @@ enum { OSSA_IO_USE_VERTEX = 1, OSSA_IO_USE_INDEX = 2 };
 /* Memory (load.c). Allocations are zeroed; failure is OSSA_ERROR_OUT_OF_MEMORY. */
 void *ossa_io_alloc(ossa_io_loader *L, size_t size);
 void *ossa_io_alloc_array(ossa_io_loader *L, uint64_t count, size_t size);
+/* As ossa_io_alloc_array, not zeroed: for memory the caller fills before reading it. */
+void *ossa_io_alloc_uninit(ossa_io_loader *L, uint64_t count, size_t size);
+/* Gives a large allocation back to the allocator; a small one stays in its arena block until the
+ * document is freed, unless it was the last one made (then its room is reused). */
 void ossa_io_release(ossa_io_storage *storage, void *ptr);
+/* Sizes the first arena block for a document whose JSON text has json_size bytes. */
+void ossa_io_arena_reserve(ossa_io_storage *storage, uint64_t json_size);
 char *ossa_io_strdup(ossa_io_loader *L, const char *text);
 
 /* Refusals and warnings at the current JSON path (json_read.c). */
@@ -190,6 +217,19 @@ int32_t ossa_io_accessor_value(ossa_io_loader *L, const cJSON *item);
  * bufferView (and not sparse) or on a placeholder buffer read as zeros; like the Khronos
  * validator, their values are not checked, and a warning says so once per accessor. */
 int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor);
+
+/* The largest value of an accessor's components read as unsigned integers (as
+ * OSSA_IO_OUT_UINT reads them: indices, joints), computed once: a check of every value against a
+ * bound passes at once when this is below it (validate_accessors.c). */
+uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor);
+
+/* Animation keys stored plainly as floats, checked in place (key_values.c); each returns 0, having
+ * done nothing, when the accessor is not one (then the general pass runs). Key times: finite, not
+ * negative, increasing. Key values: finite, and for rotations (`cubic`: only every third key, the
+ * others are tangents) not zero quaternions, with the keys that are not unit counted. */
+int ossa_io_check_key_times_plain(ossa_io_loader *L, int32_t accessor);
+int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rotation, int cubic,
+                                   uint64_t *non_unit, uint64_t *first_non_unit);
 
 /* Accessor layout and element decoding (accessor.c). */
 const char *ossa_io_type_name(ossa_accessor_type type);

@@ -75,7 +75,7 @@ static void check_instance_values(ossa_io_loader *L, int32_t accessor, uint32_t 
                                   int rotation) {
     if (accessor < 0 || !ossa_io_accessor_has_data(L, accessor)) return;
     const ossa_accessor *a = &L->doc->accessors[accessor];
-    float *values = ossa_io_alloc_array(L, a->count * components, sizeof *values);
+    float *values = ossa_io_alloc_uninit(L, a->count * components, sizeof *values);
     ossa_accessor_read_float(L->doc, accessor, 0, a->count, values);
     for (uint64_t i = 0; i < a->count; i++) {
         const float *v = values + i * components;

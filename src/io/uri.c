@@ -132,7 +132,7 @@ static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, u
     size_t text_len = strlen(text);
     if (!base64) {
         /* Without ";base64" the data is the text itself, percent-encoded (RFC 2397). */
-        uint8_t *bytes = ossa_io_alloc(L, text_len + 1);
+        uint8_t *bytes = ossa_io_alloc_uninit(L, text_len + 1, 1);
         size_t malformed;
         *size = percent_decode(text, text_len, bytes, &malformed);
         if (malformed)
@@ -142,7 +142,7 @@ static int load_data_uri(ossa_io_loader *L, const char *uri, const char *what, u
         return 1;
     }
     /* One pass: room for the longest possible result, then decode and check together. */
-    uint8_t *bytes = ossa_io_alloc(L, text_len / 4 * 3 + 3);
+    uint8_t *bytes = ossa_io_alloc_uninit(L, text_len / 4 * 3 + 3, 1);
     int64_t n = ossa_io_base64_decode(text, text_len, bytes);
     if (n < 0) ossa_io_fail_key(L, "uri", OSSA_ERROR_INVALID, "the data URI is not valid base64");
     *data = bytes;

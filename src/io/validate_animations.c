@@ -24,7 +24,8 @@ static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double 
         return 0;
     }
     double previous = 0;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+    int done = ossa_io_check_key_times_plain(L, s->input);
+    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, s->input, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
@@ -72,7 +73,9 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
     int cubic = s->interpolation == OSSA_INTERP_CUBICSPLINE;
     /* Checked as read, zeros included: a zero rotation would poison every transform below it. */
     (void)ossa_io_accessor_has_data(L, s->output);
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+    int done = ossa_io_check_key_values_plain(L, s->output, path == OSSA_PATH_ROTATION, cubic,
+                                              &non_unit, &first_non_unit);
+    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, s->output, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
@@ -233,7 +236,7 @@ static void check_pointer_repeats(ossa_io_loader *L, uint32_t anim, pointer_use 
 
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_array(L, CHUNK * 4, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 4, sizeof *chunk);
     uint8_t *paths_of_node = ossa_io_alloc_array(L, doc->node_count, 1);
     uint32_t most_samplers = 0;
     for (uint32_t a = 0; a < doc->animation_count; a++)

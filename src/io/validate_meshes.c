@@ -1,6 +1,7 @@
 /* Mesh data: index ranges, vertex counts per mode, finite positions and normals, weights. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "io/accessor_decode.h"
 #include "io/loader.h"
@@ -49,6 +50,8 @@ static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t v
     uint32_t restart = a->component_type == OSSA_COMPONENT_UNSIGNED_BYTE    ? 0xFFu
                        : a->component_type == OSSA_COMPONENT_UNSIGNED_SHORT ? 0xFFFFu
                                                                             : 0xFFFFFFFFu;
+    uint32_t most = ossa_io_accessor_uint_max(L, p->indices);
+    if (most < restart && most < vertices) return; /* every index is valid */
     uint64_t bad = 0, first_bad = 0;
     uint32_t bad_value = 0;
     for (uint64_t first = 0; first < a->count; first += CHUNK) {
@@ -80,10 +83,35 @@ static void check_vectors(ossa_io_loader *L, int32_t accessor, int normal, doubl
     const ossa_accessor *a = &doc->accessors[accessor];
     if (a->component_type != OSSA_COMPONENT_FLOAT && !normal) return;
     if (!ossa_io_accessor_has_data(L, accessor)) return;
+    const ossa_io_accessor_info *info = &L->acc_info[accessor];
+    if (!normal && info->scanned) { /* the accessor pass found the first non-finite value */
+        if (info->non_finite)
+            ossa_io_fail(L, OSSA_ERROR_INVALID,
+                         "element %llu of accessor %d is not a finite number",
+                         (unsigned long long)info->first_non_finite, accessor);
+        return;
+    }
     uint32_t c = a->components;
     uint64_t non_unit = 0, first_non_unit = 0;
     double tolerance = a->component_type == OSSA_COMPONENT_FLOAT ? 5e-3 : 2e-2;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
+    /* float normals stored plainly, all finite (the accessor pass counted): read in place */
+    int done = normal && info->scanned && !info->non_finite && c == 3 &&
+               a->component_type == OSSA_COMPONENT_FLOAT && !a->sparse.count && a->buffer_view >= 0;
+    if (done) {
+        const ossa_buffer_view *view = &doc->buffer_views[a->buffer_view];
+        const uint8_t *p = doc->buffers[view->buffer].data + view->byte_offset + a->byte_offset;
+        for (uint64_t i = 0; i < a->count; i++, p += info->stride) {
+            float f[3];
+            memcpy(f, p, sizeof f);
+            double x = f[0], y = f[1], z = f[2];
+            double len = sqrt(x * x + y * y + z * z);
+            if (len < 1e-6)
+                ossa_io_fail(L, OSSA_ERROR_INVALID, "normal %llu of accessor %d has zero length",
+                             (unsigned long long)i, accessor);
+            if (fabs(len - 1.0) > tolerance && !non_unit++) first_non_unit = i;
+        }
+    }
+    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
         uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
         ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
@@ -173,8 +201,9 @@ static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
             !ossa_io_accessor_has_data(L, p->weights[s]))
             return;
     enum { BATCH = 256 };
-    uint32_t *joints = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
-    double *weights = ossa_io_alloc_array(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
+    uint32_t *joints = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *joints);
+    double *weights = ossa_io_alloc_uninit(L, (uint64_t)sets * BATCH * 4, sizeof *weights);
+    uint32_t *joint = ossa_io_alloc_uninit(L, (uint64_t)sets * 4, sizeof *joint);
     uint64_t count = doc->accessors[p->joints[0]].count;
     for (uint64_t first = 0; first < count; first += BATCH) {
         uint64_t n = count - first < BATCH ? count - first : BATCH;
@@ -184,23 +213,118 @@ static void check_joint_duplicates(ossa_io_loader *L, const ossa_primitive *p) {
             ossa_io_decode(doc, p->weights[s], first, n, weights + (size_t)s * BATCH * 4,
                            OSSA_IO_OUT_DOUBLE);
         }
-        for (uint64_t v = 0; v < n; v++)
-            for (uint32_t a = 0; a < sets * 4; a++) {
-                size_t ia = (size_t)(a / 4) * BATCH * 4 + v * 4 + a % 4;
-                if (weights[ia] == 0) continue;
-                for (uint32_t b = a + 1; b < sets * 4; b++) {
-                    size_t ib = (size_t)(b / 4) * BATCH * 4 + v * 4 + b % 4;
-                    if (weights[ib] == 0 || joints[ib] != joints[ia]) continue;
-                    ossa_io_warn_key(L, "attributes.JOINTS_0",
-                                     "vertex %llu lists joint %u twice with non-zero weights",
-                                     (unsigned long long)(first + v), joints[ia]);
-                    goto done;
-                }
+        for (uint64_t v = 0; v < n; v++) {
+            /* the vertex's influences with non-zero weights, in set order */
+            uint32_t used = 0;
+            for (uint32_t s = 0; s < sets; s++) {
+                size_t at = (size_t)s * BATCH * 4 + v * 4;
+                for (uint32_t k = 0; k < 4; k++)
+                    if (weights[at + k] != 0) joint[used++] = joints[at + k];
             }
+            for (uint32_t a = 0; a < used; a++)
+                for (uint32_t b = a + 1; b < used; b++)
+                    if (joint[a] == joint[b]) {
+                        ossa_io_warn_key(L, "attributes.JOINTS_0",
+                                         "vertex %llu lists joint %u twice with non-zero weights",
+                                         (unsigned long long)(first + v), joint[a]);
+                        goto done;
+                    }
+        }
     }
 done:
+    ossa_io_release(L->storage, joint);
     ossa_io_release(L->storage, weights);
     ossa_io_release(L->storage, joints);
+}
+
+/* Where an accessor's element `e` starts in its buffer (a plainly stored accessor). */
+static const uint8_t *element_bytes(const ossa_io_loader *L, int32_t accessor) {
+    const ossa_document *doc = L->doc;
+    const ossa_accessor *a = &doc->accessors[accessor];
+    const ossa_buffer_view *v = &doc->buffer_views[a->buffer_view];
+    return doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
+}
+
+/* check_weights and check_joint_duplicates in one pass over the stored bytes, for the usual
+ * skinned primitive: one influence set, float weights, both stored plainly. The same refusal,
+ * warnings and order; returns 0 (nothing done) when it does not apply. */
+static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
+    const ossa_document *doc = L->doc;
+    if (p->influence_sets != 1) return 0;
+    int32_t wi = p->weights[0], ji = p->joints[0];
+    const ossa_accessor *w = &doc->accessors[wi], *j = &doc->accessors[ji];
+    uint32_t jsize = ossa_component_size(j->component_type);
+    if (w->component_type != OSSA_COMPONENT_FLOAT || w->sparse.count || j->sparse.count ||
+        w->buffer_view < 0 || j->buffer_view < 0 || w->components != 4 || j->components != 4 ||
+        w->count != j->count || jsize == 4)
+        return 0;
+    /* in check_weights' and check_joint_duplicates' order (each warns once at most) */
+    if (!ossa_io_accessor_has_data(L, wi) || !ossa_io_accessor_has_data(L, ji)) return 0;
+    const uint8_t *wp = element_bytes(L, wi), *jp = element_bytes(L, ji);
+    size_t wstride = L->acc_info[wi].stride, jstride = L->acc_info[ji].stride;
+    uint64_t off = 0, first_off = 0, duplicate = 0, first_duplicate = 0;
+    double off_sum = 0;
+    uint32_t duplicate_joint = UINT32_MAX;
+    for (uint64_t v = 0; v < w->count; v++, wp += wstride, jp += jstride) {
+        float weight[4];
+        memcpy(weight, wp, sizeof weight);
+        double sum = 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            double x = weight[k];
+            if (!isfinite(x) || x < 0) {
+                ossa_io_path_key(L, "attributes");
+                ossa_io_fail_key(L, "WEIGHTS_0", OSSA_ERROR_INVALID,
+                                 "the weight of vertex %llu is %g; weights must be finite and >= 0",
+                                 (unsigned long long)v, x);
+            }
+            sum += x;
+        }
+        if (fabs(sum - 1.0) > 2e-2 && !off++) {
+            first_off = v;
+            off_sum = sum;
+        }
+        if (duplicate) continue;
+        uint32_t joint[4];
+        if (jsize == 1) {
+            for (uint32_t k = 0; k < 4; k++)
+                joint[k] = jp[k];
+        } else {
+            uint16_t stored[4];
+            memcpy(stored, jp, sizeof stored);
+            for (uint32_t k = 0; k < 4; k++)
+                joint[k] = stored[k];
+        }
+        /* Without branches (which weights are zero follows no pattern): a zero weight's joint is
+         * replaced by a value no joint has, distinct per slot, then any two equal slots are a
+         * joint listed twice with non-zero weights. */
+        uint32_t slot[4];
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t keep = 0u - (uint32_t)(weight[k] != 0);
+            slot[k] = (joint[k] & keep) | ((0x80000000u | k) & ~keep);
+        }
+        int twice = (slot[0] == slot[1]) | (slot[0] == slot[2]) | (slot[0] == slot[3]) |
+                    (slot[1] == slot[2]) | (slot[1] == slot[3]) | (slot[2] == slot[3]);
+        if (!twice) continue;
+        /* the pair check_joint_duplicates names: the first in order */
+        duplicate = 1;
+        first_duplicate = v;
+        for (uint32_t i = 0; i < 4 && duplicate_joint == UINT32_MAX; i++)
+            for (uint32_t k = i + 1; k < 4; k++)
+                if (slot[i] == slot[k]) {
+                    duplicate_joint = joint[i];
+                    break;
+                }
+    }
+    if (off)
+        ossa_io_warn_key(
+            L, "attributes.WEIGHTS_0",
+            "the weights of %llu vertices do not sum to 1 (first: vertex %llu, sum %g)",
+            (unsigned long long)off, (unsigned long long)first_off, off_sum);
+    if (duplicate)
+        ossa_io_warn_key(L, "attributes.JOINTS_0",
+                         "vertex %llu lists joint %u twice with non-zero weights",
+                         (unsigned long long)first_duplicate, duplicate_joint);
+    return 1;
 }
 
 /* Float colours outside 0..1 are harmless to animation: warned. */
@@ -253,7 +377,7 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
             ossa_io_warn(L, "the POSITION accessor %d has no min and max", at->accessor);
         ossa_io_path_restore(L, mark);
     }
-    if (p->influence_sets) {
+    if (p->influence_sets && !check_one_plain_set(L, p)) {
         check_weights(L, p, chunk);
         check_joint_duplicates(L, p);
     }
@@ -286,7 +410,7 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
 
 void ossa_io_validate_meshes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_array(L, CHUNK * 16, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
     for (uint32_t m = 0; m < doc->mesh_count; m++)
         for (uint32_t i = 0; i < doc->meshes[m].primitive_count; i++) {
             ossa_io_path_set(L, "meshes[%u].primitives[%u]", m, i);

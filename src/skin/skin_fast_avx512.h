@@ -1,7 +1,7 @@
 /*
  * The AVX-512 fast path, included by skin_kernel_avx512.c after the block template: whole
- * narrow blocks of 1-4 influences, no active morph target, prepared order, packed 64-byte
- * aligned position/normal outputs. One copy per influence count, mode and table width keeps
+ * uniform or narrow blocks of 1-4 influences, no active morph target, prepared order, packed
+ * 64-byte aligned position/normal outputs. One copy per influence count, mode and table width keeps
  * the joint indices, weights and blended matrix in registers; the generic template (runtime counts)
  * spills them and was ~1.5x slower. The arithmetic is the template's, in the same order, so
  * both paths give the same bits (one range may mix them: partial blocks take the template).
@@ -105,10 +105,63 @@ SKIN_INLINE void dqs_matrix(const lookup_state *st, __mmask16 upper, const vi *i
     dq_to_matrix_v(acc, m);
 }
 
-/* Skins whole narrow block `bi` with `count` influences into pos (and nrm when not NULL);
- * count, dqs and t16 (the block is SKIN_NARROW16) are constants after inlining. */
+/* The palette entries of a uniform block's joints (every lane has the same ones). */
+SKIN_INLINE void uniform_entries(const skin_ctx *ctx, const skin_block *b, const unsigned count,
+                                 const float **p) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    SKIN_UNROLL
+    for (unsigned k = 0; k < count; k++) {
+        size_t at = b->joints + (size_t)k * SKIN_BLOCK;
+        uint32_t j = b->narrow ? b->base + (uint32_t)mesh->rel_joints[at] : mesh->abs_joints[at];
+        p[k] = ctx->table + (size_t)j * SKIN_JOINT_FLOATS;
+    }
+}
+
+/* lbs_matrix for a uniform block: each element is broadcast from the palette once per block
+ * instead of permuted per lane (same arithmetic, same bits). */
+SKIN_INLINE void lbs_matrix_uniform(const float *const *p, const vf *w, const unsigned count,
+                                    vf *m) {
+    SKIN_UNROLL
+    for (int e = 0; e < 12; e++) {
+        vf acc = V_SET1(p[0][e]);
+        if (count > 1) acc = V_MUL(acc, w[0]);
+        SKIN_UNROLL
+        for (unsigned k = 1; k < count; k++)
+            acc = V_FMA(V_SET1(p[k][e]), w[k], acc);
+        m[e] = acc;
+    }
+}
+
+/* dqs_matrix for a uniform block: the antipodality test is one scalar dot product per influence
+ * (fused as the vector one is, so the same sign), the blend one broadcast per element. */
+SKIN_INLINE void dqs_matrix_uniform(const float *const *p, const vf *w, const unsigned count,
+                                    vf *m) {
+    vf acc[9];
+    SKIN_UNROLL
+    for (int e = 0; e < 9; e++) {
+        acc[e] = V_SET1(p[0][e]);
+        if (count > 1) acc[e] = V_MUL(acc[e], w[0]);
+    }
+    SKIN_UNROLL
+    for (unsigned k = 1; k < count; k++) {
+        const float *q = p[k], *f = p[0];
+        float dot = __builtin_fmaf(
+            q[0], f[0], __builtin_fmaf(q[1], f[1], __builtin_fmaf(q[2], f[2], q[3] * f[3])));
+        vf sw = dot < 0.0f ? V_SUB(_mm512_setzero_ps(), w[k]) : w[k];
+        SKIN_UNROLL
+        for (int e = 0; e < 8; e++)
+            acc[e] = V_FMA(V_SET1(q[e]), sw, acc[e]);
+        acc[8] = V_FMA(V_SET1(q[8]), w[k], acc[8]);
+    }
+    dq_to_matrix_v(acc, m);
+}
+
+/* Skins whole block `bi` with `count` influences into pos (and nrm when not NULL): a uniform
+ * block (`uniform`) from the table itself, else a narrow block through the window; count, dqs,
+ * t16 (the block is SKIN_NARROW16) and uniform are constants after inlining. */
 SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t bi, float *pos,
-                            float *nrm, const unsigned count, const int dqs, const int t16) {
+                            float *nrm, const unsigned count, const int dqs, const int t16,
+                            const int uniform) {
     const ossa_skin_mesh *mesh = ctx->mesh;
     const skin_block *b = &mesh->blocks[bi];
     const float *d = mesh->data + b->data;
@@ -119,11 +172,19 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
     vf w[FAST_MAX_INFLUENCES];
     SKIN_UNROLL
     for (unsigned k = 0; k < count; k++) {
-        idx[k] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(joints + k * SKIN_BLOCK)));
+        if (!uniform)
+            idx[k] =
+                _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(joints + k * SKIN_BLOCK)));
         w[k] = count > 1 ? V_LOAD(weights + k * SKIN_BLOCK) : V_SET1(1.0f);
     }
     vf m[12];
-    if (dqs)
+    const float *entries[FAST_MAX_INFLUENCES];
+    if (uniform) uniform_entries(ctx, b, count, entries);
+    if (uniform && dqs)
+        dqs_matrix_uniform(entries, w, count, m);
+    else if (uniform)
+        lbs_matrix_uniform(entries, w, count, m);
+    else if (dqs)
         dqs_matrix(st, b->upper, idx, w, count, t16, m);
     else
         lbs_matrix(st, b->upper, idx, w, count, t16, m);
@@ -145,19 +206,19 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
 /* One copy per influence count (1-4). */
 SKIN_INLINE void fast_block_count(const skin_ctx *ctx, const lookup_state *st, size_t bi,
                                   float *pos, float *nrm, unsigned count, const int dqs,
-                                  const int t16) {
+                                  const int t16, const int uniform) {
     switch (count) {
     case 1:
-        fast_block(ctx, st, bi, pos, nrm, 1, dqs, t16);
+        fast_block(ctx, st, bi, pos, nrm, 1, dqs, t16, uniform);
         break;
     case 2:
-        fast_block(ctx, st, bi, pos, nrm, 2, dqs, t16);
+        fast_block(ctx, st, bi, pos, nrm, 2, dqs, t16, uniform);
         break;
     case 3:
-        fast_block(ctx, st, bi, pos, nrm, 3, dqs, t16);
+        fast_block(ctx, st, bi, pos, nrm, 3, dqs, t16, uniform);
         break;
     default:
-        fast_block(ctx, st, bi, pos, nrm, 4, dqs, t16);
+        fast_block(ctx, st, bi, pos, nrm, 4, dqs, t16, uniform);
         break;
     }
 }
@@ -184,27 +245,35 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
     _Alignas(64) float res[SKIN_RESULT_ROWS * SKIN_BLOCK];
     size_t first = begin / SKIN_BLOCK, last = (end + SKIN_BLOCK - 1) / SKIN_BLOCK;
     /* A DQS block is a long dependency chain, so the out-of-order window spans too few blocks
-     * to hide memory latency: meshes too large for the caches (measured by their output, as
-     * for the non-temporal stores) fetch ahead. ~1.3x on a 1M-vertex mesh; LBS got slower. */
-    int prefetch = ctx->dqs && ctx->nontemporal;
+     * to hide memory latency: meshes too large for the caches (measured by their positions
+     * and normals, as OSSA_SKIN_STORES_AUTO measures them) fetch ahead. ~1.3x on a 1M-vertex
+     * mesh; LBS got slower. A crowd's small shared meshes stay in cache whatever it stores. */
+    int prefetch = ctx->dqs && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];
         if (prefetch && bi + FAST_PREFETCH_BLOCKS < last)
             prefetch_block(mesh, bi + FAST_PREFETCH_BLOCKS);
-        if (b->count) state_block(&st, ctx, b);
         unsigned lo = bi == first ? (unsigned)(begin % SKIN_BLOCK) : 0;
         unsigned hi = (bi + 1) * SKIN_BLOCK > end ? (unsigned)(end - bi * SKIN_BLOCK) : SKIN_BLOCK;
-        if (lo == 0 && hi == SKIN_BLOCK && b->narrow && b->count >= 1 &&
-            b->count <= FAST_MAX_INFLUENCES) {
+        int whole = lo == 0 && hi == SKIN_BLOCK && b->count >= 1 && b->count <= FAST_MAX_INFLUENCES;
+        if (whole && b->uniform) { /* needs no window */
+            if (ctx->dqs)
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
+            else
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 0, 1);
+            continue;
+        }
+        if (b->count) state_block(&st, ctx, b);
+        if (whole && b->narrow) {
             int t16 = b->narrow == SKIN_NARROW16;
             if (ctx->dqs && t16)
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 1);
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 1, 0);
             else if (ctx->dqs)
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0);
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 0);
             else if (t16)
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 1);
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 1, 0);
             else
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 0);
+                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 0, 0);
         } else if (!compute_block(ctx, &st, bi, res, out, OSSA_SKIN_ORDER_PREPARED, lo, hi)) {
             skin_store_block_generic(ctx, out, OSSA_SKIN_ORDER_PREPARED, bi, res, lo, hi);
         }

@@ -21,7 +21,14 @@ static inline vf invsqrt(vf x) {
     vf positive = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GT_OQ);
     return _mm256_and_ps(positive, _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(x)));
 }
-#define V_INVSQRT(x) invsqrt(x)
+#define V_INVSQRT(x)    invsqrt(x)
+#define V_FNMA(a, b, c) _mm256_fnmadd_ps(a, b, c)
+
+static inline vf rcp(vf x) {
+    vf positive = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GT_OQ);
+    return _mm256_and_ps(positive, _mm256_div_ps(_mm256_set1_ps(1.0f), x));
+}
+#define V_RCP(x) rcp(x)
 
 static inline vf flipsign(vf w, vf d) {
     vf negative = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_LT_OQ);

@@ -30,7 +30,16 @@ static inline vf invsqrt(vf x) {
     vf half_x_rr = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), _mm512_mul_ps(r, r));
     return _mm512_mul_ps(r, _mm512_sub_ps(_mm512_set1_ps(1.5f), half_x_rr));
 }
-#define V_INVSQRT(x) invsqrt(x)
+#define V_INVSQRT(x)    invsqrt(x)
+#define V_FNMA(a, b, c) _mm512_fnmadd_ps(a, b, c)
+
+/* rcp14 and one Newton step (r + r (1 - x r)): ~1e-7 relative, 0 where x is not positive. */
+static inline vf rcp(vf x) {
+    __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+    vf r = _mm512_maskz_rcp14_ps(positive, x);
+    return _mm512_fmadd_ps(r, _mm512_fnmadd_ps(x, r, _mm512_set1_ps(1.0f)), r);
+}
+#define V_RCP(x) rcp(x)
 
 static inline vf flipsign(vf w, vf d) {
     __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);

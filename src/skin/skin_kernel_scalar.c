@@ -11,7 +11,9 @@ typedef const float *vi; /* the table row of the joint */
 #define V_SUB(a, b)      ((a) - (b))
 #define V_MUL(a, b)      ((a) * (b))
 #define V_FMA(a, b, c)   ((a) * (b) + (c))
+#define V_FNMA(a, b, c)  ((c) - (a) * (b))
 #define V_INVSQRT(x)     ((x) > 0.0f ? 1.0f / sqrtf(x) : 0.0f)
+#define V_RCP(x)         ((x) > 0.0f ? 1.0f / (x) : 0.0f)
 #define V_FLIPSIGN(w, d) ((d) < 0.0f ? -(w) : (w))
 
 #include "skin_mesh_internal.h"

@@ -23,7 +23,14 @@ static inline vf invsqrt(vf x) {
     vf positive = _mm_cmpgt_ps(x, _mm_setzero_ps());
     return _mm_and_ps(positive, _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(x)));
 }
-#define V_INVSQRT(x) invsqrt(x)
+#define V_INVSQRT(x)    invsqrt(x)
+#define V_FNMA(a, b, c) _mm_sub_ps(c, _mm_mul_ps(a, b))
+
+static inline vf rcp(vf x) {
+    vf positive = _mm_cmpgt_ps(x, _mm_setzero_ps());
+    return _mm_and_ps(positive, _mm_div_ps(_mm_set1_ps(1.0f), x));
+}
+#define V_RCP(x) rcp(x)
 
 static inline vf flipsign(vf w, vf d) {
     vf negative = _mm_cmplt_ps(d, _mm_setzero_ps());

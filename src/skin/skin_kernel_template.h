@@ -3,7 +3,8 @@
  *   W                      lanes per vector (1, 4, 8 or 16; 16 must be a multiple of W)
  *   vf, vi                 float vector type; joint index type
  *   V_SET1(x) V_LOAD(p) V_STORE(p, v) V_ADD V_SUB V_MUL V_FMA(a, b, c) = a * b + c
- *   V_INVSQRT(x)           1 / sqrt(x), 0 where x is 0
+ *   V_FNMA(a, b, c)        c - a * b
+ *   V_INVSQRT(x), V_RCP(x) 1 / sqrt(x), 1 / x; 0 where x is 0
  *   V_FLIPSIGN(w, d)       w with its sign flipped in the lanes where d < 0
  *   lookup_state           per-call state of the palette lookups
  *   state_init(st, ctx)    once per call
@@ -17,41 +18,42 @@
  */
 #include "skin_mesh_internal.h"
 
-/* The element loops must be unrolled so the 12 matrix rows stay in registers. */
-#define SKIN_UNROLL _Pragma("GCC unroll 12")
-
-/*
- * Converts a blended dual quaternion (real r, dual d) + scale (9 vectors) to 3x4 matrix rows,
- * normalising on the way: with n2 = |r|^2, the rotation of r / |r| is I + (2 / n2) * (...) and
- * the translation 2 * (d / |r|) * conj(r / |r|) is (2 / n2) * (w_r d - w_d r + r x d).
- */
-static inline void dq_to_matrix_v(const vf *q, vf *m) {
-    vf x = q[0], y = q[1], z = q[2], w = q[3], dx = q[4], dy = q[5], dz = q[6], dw = q[7];
-    vf inv_len = V_INVSQRT(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
-    vf two_inv = V_MUL(V_SET1(2.0f), V_MUL(inv_len, inv_len));
-    vf s = q[8], s2 = V_MUL(s, two_inv);
-    m[3] = V_MUL(two_inv, V_SUB(V_FMA(w, dx, V_SUB(V_MUL(y, dz), V_MUL(z, dy))), V_MUL(dw, x)));
-    m[7] = V_MUL(two_inv, V_SUB(V_FMA(w, dy, V_SUB(V_MUL(z, dx), V_MUL(x, dz))), V_MUL(dw, y)));
-    m[11] = V_MUL(two_inv, V_SUB(V_FMA(w, dz, V_SUB(V_MUL(x, dy), V_MUL(y, dx))), V_MUL(dw, z)));
-    vf xx = V_MUL(x, x), yy = V_MUL(y, y), zz = V_MUL(z, z);
-    vf xy = V_MUL(x, y), xz = V_MUL(x, z), yz = V_MUL(y, z);
-    vf xw = V_MUL(x, w), yw = V_MUL(y, w), zw = V_MUL(z, w);
-    m[0] = V_SUB(s, V_MUL(s2, V_ADD(yy, zz)));
-    m[1] = V_MUL(s2, V_SUB(xy, zw));
-    m[2] = V_MUL(s2, V_ADD(xz, yw));
-    m[4] = V_MUL(s2, V_ADD(xy, zw));
-    m[5] = V_SUB(s, V_MUL(s2, V_ADD(xx, zz)));
-    m[6] = V_MUL(s2, V_SUB(yz, xw));
-    m[8] = V_MUL(s2, V_SUB(xz, yw));
-    m[9] = V_MUL(s2, V_ADD(yz, xw));
-    m[10] = V_SUB(s, V_MUL(s2, V_ADD(xx, yy)));
-}
-
 #if defined(__GNUC__)
 #define SKIN_INLINE static inline __attribute__((always_inline))
 #else
 #define SKIN_INLINE static inline
 #endif
+
+/* The element loops must be unrolled so the 12 matrix rows stay in registers. */
+#define SKIN_UNROLL _Pragma("GCC unroll 12")
+
+/*
+ * Converts a blended dual quaternion (real r, dual d) + scale s (9 vectors) to 3x4 matrix rows,
+ * normalising on the way: with n2 = |r|^2 and k = 2 / n2, s times the rotation of r / |r| is
+ * s I - s k (...) and the translation 2 * (d / |r|) * conj(r / |r|) is k (w_r d - w_d r + r x d).
+ * One reciprocal, no square root; the products of the rotation carry s k once.
+ */
+SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
+    vf x = q[0], y = q[1], z = q[2], w = q[3], dx = q[4], dy = q[5], dz = q[6], dw = q[7];
+    vf s = q[8];
+    vf r = V_RCP(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
+    vf k = V_ADD(r, r), sk = V_MUL(s, k);
+    m[3] = V_MUL(k, V_FMA(w, dx, V_FNMA(dw, x, V_FNMA(z, dy, V_MUL(y, dz)))));
+    m[7] = V_MUL(k, V_FMA(w, dy, V_FNMA(dw, y, V_FNMA(x, dz, V_MUL(z, dx)))));
+    m[11] = V_MUL(k, V_FMA(w, dz, V_FNMA(dw, z, V_FNMA(y, dx, V_MUL(x, dy)))));
+    vf ax = V_MUL(sk, x), ay = V_MUL(sk, y), az = V_MUL(sk, z);
+    vf xy = V_MUL(ax, y), xz = V_MUL(ax, z), yz = V_MUL(ay, z);
+    vf xw = V_MUL(ax, w), yw = V_MUL(ay, w), zw = V_MUL(az, w);
+    m[0] = V_FNMA(ay, y, V_FNMA(az, z, s));
+    m[5] = V_FNMA(ax, x, V_FNMA(az, z, s));
+    m[10] = V_FNMA(ax, x, V_FNMA(ay, y, s));
+    m[1] = V_SUB(xy, zw);
+    m[4] = V_ADD(xy, zw);
+    m[2] = V_ADD(xz, yw);
+    m[8] = V_SUB(xz, yw);
+    m[6] = V_SUB(yz, xw);
+    m[9] = V_ADD(yz, xw);
+}
 
 /* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a
  * constant, so each lookup kind gets its own copy of the loops. */
@@ -124,7 +126,7 @@ SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_
 }
 
 /* Transforms a direction by the 3x3 part of m and renormalises it. */
-static inline void direction(const vf *m, vf x, vf y, vf z, vf *o) {
+SKIN_INLINE void direction(const vf *m, vf x, vf y, vf z, vf *o) {
     vf rx = V_FMA(m[0], x, V_FMA(m[1], y, V_MUL(m[2], z)));
     vf ry = V_FMA(m[4], x, V_FMA(m[5], y, V_MUL(m[6], z)));
     vf rz = V_FMA(m[8], x, V_FMA(m[9], y, V_MUL(m[10], z)));

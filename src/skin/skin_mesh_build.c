@@ -1,5 +1,8 @@
 /* Building a prepared mesh: influences compacted and renormalised, vertices grouped by
- * influence count and sorted by joints into SoA blocks of 16, morph targets alongside. */
+ * influence count and sorted by joints into SoA blocks of 16, morph targets alongside. Within a
+ * count, vertices sharing one joint list fill whole blocks of their own first (uniform blocks:
+ * the kernels read their palette entries once per block instead of once per lane); the rest
+ * follow, sorted by their joints. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +16,7 @@ typedef struct vertex_key {
     uint32_t vertex;
     uint32_t count;
     uint32_t min_joint, max_joint;
+    uint32_t hash; /* of the joint list in influence order: equal lists sort together */
 } vertex_key;
 
 static void *mem_alloc(const ossa_allocator *a, size_t size) {
@@ -46,7 +50,43 @@ static int compare_keys(const void *pa, const void *pb) {
     if (a->count != b->count) return a->count < b->count ? -1 : 1;
     if (a->min_joint != b->min_joint) return a->min_joint < b->min_joint ? -1 : 1;
     if (a->max_joint != b->max_joint) return a->max_joint < b->max_joint ? -1 : 1;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
     return a->vertex < b->vertex ? -1 : a->vertex > b->vertex;
+}
+
+/* FNV-1a over a joint list. */
+static uint32_t hash_joints(const uint32_t *joints, uint32_t count) {
+    uint32_t h = 2166136261u;
+    for (uint32_t k = 0; k < count; k++)
+        h = (h ^ joints[k]) * 16777619u;
+    return h;
+}
+
+/* 1 when vertices a and b have the same joints in the same influence order. */
+static int same_joints(const vertex_key *a, const vertex_key *b, const uint32_t *all_joints,
+                       uint32_t cap) {
+    return a->count == b->count && a->hash == b->hash &&
+           !memcmp(all_joints + (size_t)a->vertex * cap, all_joints + (size_t)b->vertex * cap,
+                   a->count * sizeof *all_joints);
+}
+
+/* Reorders each influence count's sorted keys [first, end): the whole blocks of every run of one
+ * joint list first, then the rest in their sorted order. */
+static void uniform_first(const vertex_key *sorted, vertex_key *out, size_t first, size_t end,
+                          const uint32_t *all_joints, uint32_t cap) {
+    size_t at = first;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t run = first; run < end;) {
+            size_t stop = run + 1;
+            while (stop < end && same_joints(&sorted[run], &sorted[stop], all_joints, cap))
+                stop++;
+            size_t whole = (stop - run) / SKIN_BLOCK * SKIN_BLOCK;
+            if (!sorted[run].count) whole = 0; /* unskinned: nothing to share */
+            size_t from = pass == 0 ? run : run + whole, to = pass == 0 ? run + whole : stop;
+            memcpy(out + at, sorted + from, (to - from) * sizeof *out);
+            at += to - from;
+            run = stop;
+        }
 }
 
 static ossa_result fail(ossa_error *error, ossa_result code, const char *message) {
@@ -184,9 +224,19 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
             if (vj[k] < keys[v].min_joint) keys[v].min_joint = vj[k];
             if (vj[k] > keys[v].max_joint) keys[v].max_joint = vj[k];
         }
+        keys[v].hash = hash_joints(vj, c);
         if (c > m->max_influences) m->max_influences = c;
     }
     qsort(keys, n, sizeof *keys, compare_keys);
+    vertex_key *ordered = ossa_alloc_array(a, n, sizeof *ordered);
+    if (!ordered && n) goto out_of_memory;
+    for (size_t first = 0, end; first < n; first = end) {
+        for (end = first; end < n && keys[end].count == keys[first].count;)
+            end++;
+        uniform_first(keys, ordered, first, end, all_joints, cap);
+    }
+    mem_free(a, keys);
+    keys = ordered;
     m->histogram = ossa_alloc_array(a, m->max_influences + 1, sizeof(size_t));
     if (!m->histogram) goto out_of_memory;
     memset(m->histogram, 0, (m->max_influences + 1) * sizeof(size_t));
@@ -251,6 +301,11 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
                 if (c && keys[k].min_joint < lo) lo = keys[k].min_joint;
                 if (c && keys[k].max_joint > hi) hi = keys[k].max_joint;
             }
+            b->uniform = c > 0;
+            for (unsigned l = 1; l < SKIN_BLOCK && b->uniform; l++)
+                b->uniform = same_joints(&keys[start],
+                                         &keys[start + l < group_end ? start + l : group_end - 1],
+                                         all_joints, cap);
             if (c) {
                 /* Few distinct windows: each change of window costs a table reload. */
                 uint32_t base = lo & ~15u;

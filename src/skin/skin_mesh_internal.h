@@ -33,6 +33,8 @@ typedef struct skin_block {
     /* SKIN_NARROW16: lanes i of the block's 16-entry table that hold joint base + 16 + i
      * rather than base + i, so a joint's table lane is (joint - base) & 15 */
     uint16_t upper;
+    /* 1: every lane has the same joints in the same influence order (lane 0's rows name them) */
+    uint8_t uniform;
 } skin_block;
 
 /* Every joint of the block lies in [base, base + 32). */

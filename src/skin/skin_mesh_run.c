@@ -77,6 +77,8 @@ static ossa_result check_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *
         return refuse(error, "unknown output order");
     if ((unsigned)frame->backend >= OSSA_SKIN_BACKEND_COUNT)
         return refuse(error, "unknown backend");
+    if ((unsigned)frame->stores > OSSA_SKIN_STORES_STREAM)
+        return refuse(error, "unknown store kind");
     if (begin > end) return refuse(error, "begin is after end");
     if (mesh->joint_count) {
         if (frame->mode == OSSA_SKIN_DQS && !frame->dual_quats)
@@ -129,7 +131,9 @@ ossa_result ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame
     ctx.morph_weight_count = frame->morph_weights ? frame->morph_weight_count : 0;
     size_t out_bytes = 12 * (size_t)(output->positions != NULL) +
                        12 * (size_t)(output->normals && mesh->has_normals);
-    ctx.nontemporal = mesh->slot_count * out_bytes >= SKIN_NONTEMPORAL_BYTES;
+    ctx.nontemporal = frame->stores == OSSA_SKIN_STORES_STREAM ||
+                      (frame->stores == OSSA_SKIN_STORES_AUTO &&
+                       mesh->slot_count * out_bytes >= SKIN_NONTEMPORAL_BYTES);
     range_function(frame->backend)(&ctx, output, frame->order, begin, end);
     return OSSA_OK;
 }

@@ -55,7 +55,9 @@ static void exhaust(const char *relative) {
     }
     CHECKF(wrong == 0, "%s: %ld of %ld failed allocations gave a wrong result or leaked", relative,
            wrong, failures);
-    CHECKF(failures > 10, "%s: only %ld allocations", relative, failures);
+    /* the document's objects come from a few arena blocks, so a load makes few calls, but
+     * the storage, the loader, the file and at least one arena block are always among them */
+    CHECKF(failures > 5, "%s: only %ld allocations", relative, failures);
     printf("%s: %ld allocations, each failure reported as out of memory\n", relative, failures);
 }
 

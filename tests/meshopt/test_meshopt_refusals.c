@@ -422,7 +422,8 @@ static void exhaust(const char *label, const char *json, const uint8_t *data, si
         }
         if (r != OSSA_ERROR_OUT_OF_MEMORY || doc != NULL || c.live != 0) wrong++;
     }
-    CHECKF(wrong == 0 && n > 10 && n < 10000, "%s: %ld of %ld failed allocations wrong", label,
+    /* small objects come from arena blocks: a few calls per load, more than the fixed ones */
+    CHECKF(wrong == 0 && n > 5 && n < 10000, "%s: %ld of %ld failed allocations wrong", label,
            wrong, n - 1);
 }
 

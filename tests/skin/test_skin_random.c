@@ -1,6 +1,7 @@
 /*
  * Random meshes with random influences (4 and 8 per vertex, u8/u16 joints, float/u8n/u16n
- * weights, interleaved strides, morph targets): every backend equals the scalar kernel within
+ * weights, interleaved strides, morph targets; joints anywhere, near one another, or one list
+ * shared by runs of vertices): every backend equals the scalar kernel within
  * 1e-6 relative, the scalar kernel equals the stream reference, prepared order equals original
  * order through the remap table, and N threads equal one thread bit for bit.
  */
@@ -17,7 +18,9 @@ typedef struct config {
     uint32_t sets;
     ossa_component_type joints_type, weights_type;
     uint32_t joint_count;
-    int coherent; /* joints near one centre per vertex run (narrow blocks) or anywhere */
+    /* 0: joints anywhere; 1: near one centre per vertex run (narrow blocks); 2: runs of 37
+     * vertices share one joint list (uniform blocks and leftovers) */
+    int coherent;
     int normals, tangents, targets;
     size_t vertices;
 } config;
@@ -52,15 +55,18 @@ static void fill_vertex(uint64_t *s, const config *c, vertex *v, size_t i) {
         uint8_t *j8 = (uint8_t *)v->joints[set];
         uint8_t *w8 = (uint8_t *)v->weights[set];
         uint16_t *w16 = (uint16_t *)v->weights[set];
+        /* shared lists: the joints and which weights are zero follow the run, not the vertex */
+        uint64_t run = 0x2545f4914f6cdd1dull * (i / 37 + 1) + set;
+        uint64_t *js = c->coherent == 2 ? &run : s;
         for (int k = 0; k < 4; k++) {
-            uint32_t j = c->coherent ? (centre + skin_test_rand(s) % 12) % c->joint_count
-                                     : skin_test_rand(s) % c->joint_count;
+            uint32_t j = c->coherent == 1 ? (centre + skin_test_rand(s) % 12) % c->joint_count
+                                          : skin_test_rand(js) % c->joint_count;
             if (c->joints_type == OSSA_COMPONENT_UNSIGNED_BYTE)
                 j8[k] = (uint8_t)j;
             else
                 v->joints[set][k] = (uint16_t)j;
             /* about a third of the slots get weight zero (then the joint may be anything) */
-            int zero = skin_test_rand(s) % 3 == 0 && !(set == 0 && k == 0);
+            int zero = skin_test_rand(js) % 3 == 0 && !(set == 0 && k == 0);
             float w = zero ? 0.0f : skin_test_uniform(s, 0.05f, 1.0f);
             if (c->weights_type == OSSA_COMPONENT_FLOAT)
                 v->weights[set][k] = w;
@@ -83,7 +89,9 @@ static void run_config(const config *c, uint64_t seed) {
     char what[160];
     snprintf(what, sizeof what, "sets %u joints %u/%u weights %u n%d t%d m%d %s", c->sets,
              c->joints_type, c->joint_count, c->weights_type, c->normals, c->tangents, c->targets,
-             c->coherent ? "coherent" : "scattered");
+             c->coherent == 2 ? "shared"
+             : c->coherent    ? "coherent"
+                              : "scattered");
     vertex *v = calloc(c->vertices, sizeof *v);
     for (size_t i = 0; i < c->vertices; i++)
         fill_vertex(&seed, c, &v[i], i);
@@ -181,6 +189,23 @@ static void run_config(const config *c, uint64_t seed) {
             CHECKF(mismatched == 0, "%s: %zu prepared slots differ from the original order", w2,
                    mismatched);
 
+            /* either store kind: the same bits; an unknown one is refused */
+            for (int k = OSSA_SKIN_STORES_CACHED; k <= OSSA_SKIN_STORES_STREAM; k++) {
+                float *kp = aligned_floats(3 * slots), *kn = aligned_floats(3 * slots);
+                ossa_skin_output ko = {kp, 0, c->normals ? kn : NULL, 0, NULL, 0};
+                frame.stores = (ossa_skin_stores)k;
+                CHECK(ossa_skin_mesh_run(mesh, &frame, &ko, slots, 0, slots, NULL) == OSSA_OK);
+                CHECKF(!memcmp(kp, pp, 12 * slots) && !memcmp(kn, pn, 12 * slots),
+                       "%s: stores %d differ from the default", w2, k);
+                free(kp);
+                free(kn);
+            }
+            frame.stores = (ossa_skin_stores)(OSSA_SKIN_STORES_STREAM + 1);
+            ossa_error error;
+            CHECK(ossa_skin_mesh_run(mesh, &frame, &po, slots, 0, slots, &error) ==
+                  OSSA_ERROR_ARGUMENT);
+            frame.stores = OSSA_SKIN_STORES_AUTO;
+
             /* threads: 2 and 3 threads, whole blocks and odd chunks, equal bit for bit */
             static const unsigned threads[] = {2, 3};
             static const size_t grains[] = {16, 37};
@@ -222,7 +247,7 @@ int main(void) {
     for (uint32_t sets = 1; sets <= 2; sets++)
         for (int j = 0; j < 2; j++)
             for (int w = 0; w < 3; w++)
-                for (int coherent = 0; coherent < 2; coherent++, index++) {
+                for (int coherent = 0; coherent < 3; coherent++, index++) {
                     config c = {sets,
                                 jt[j],
                                 wt[w],

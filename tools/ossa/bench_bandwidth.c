@@ -16,6 +16,70 @@
 #define HAVE_STREAM_STORES 0
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "simd_target.h"
+#define HAVE_WIDE_STREAMS 1
+/* The kernels with 64-byte loads and stores, as the AVX-512 skinning path moves data: on Zen 4
+ * the scalar loops issue too few stores to reach the memory's bandwidth (one 8-byte store per
+ * cycle or two, and what they reach changed with the loop's code alignment), and 16-byte
+ * non-temporal stores reach ~0.6x the bandwidth of whole-line ones: bounds made of them would not
+ * bound a kernel storing whole lines. */
+OSSA_TARGET_BEGIN("avx512f")
+#include <immintrin.h>
+/* Runs a kernel over n doubles (a multiple of 8); returns the read kernel's sum. */
+static double run_wide(int kernel, double *restrict a, const double *restrict b,
+                       const double *restrict c, size_t n, double s) {
+    __m512d v = _mm512_set1_pd(s), sum = _mm512_setzero_pd();
+    switch (kernel) {
+    case BENCH_READ: /* one add per line: its latency is well under a line's transfer time */
+        for (size_t i = 0; i < n; i += 8)
+            sum = _mm512_add_pd(sum, _mm512_load_pd(b + i));
+        break;
+    case BENCH_WRITE:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i, v);
+        break;
+    case BENCH_COPY:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i, _mm512_mul_pd(v, _mm512_load_pd(b + i)));
+        break;
+    case BENCH_TRIAD:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_store_pd(a + i,
+                            _mm512_fmadd_pd(v, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+        break;
+    case BENCH_WRITE_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i, v);
+        break;
+    case BENCH_COPY_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i, _mm512_mul_pd(v, _mm512_load_pd(b + i)));
+        break;
+    case BENCH_TRIAD_NT:
+        for (size_t i = 0; i < n; i += 8)
+            _mm512_stream_pd(a + i,
+                             _mm512_fmadd_pd(v, _mm512_load_pd(c + i), _mm512_load_pd(b + i)));
+        break;
+    default:
+        break;
+    }
+    _mm_sfence();
+    return _mm512_reduce_add_pd(sum);
+}
+OSSA_TARGET_END
+#else
+#define HAVE_WIDE_STREAMS 0
+#endif
+
+int bench_stream_wide(void) {
+#if HAVE_WIDE_STREAMS
+    return __builtin_cpu_supports("avx512f");
+#else
+    return 0;
+#endif
+}
+
 double bench_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -51,6 +115,7 @@ typedef struct lane {
     size_t n;
     double sum; /* the read kernel's result: the slice's length when it ran */
     int failed;
+    int wide; /* the kernels load and store 64 bytes at a time (bench_stream_wide) */
 } lane;
 
 typedef struct team {
@@ -80,6 +145,13 @@ static void run_kernel(lane *l, int kernel, size_t slice, double s) {
     size_t n = l->n / SLICES, at = slice * n;
     double *restrict a = l->a + at;
     const double *restrict b = l->b + at, *restrict c = l->c + at;
+#if HAVE_WIDE_STREAMS
+    if (l->wide) {
+        double sum = run_wide(kernel, a, b, c, n, s);
+        if (kernel == BENCH_READ) l->sum = sum;
+        return;
+    }
+#endif
     switch (kernel) {
     case BENCH_READ:
         l->sum = read_kernel(b, n);
@@ -132,6 +204,7 @@ typedef struct lane_arg {
 /* Allocates and first touches the lane's arrays on the thread that will use them. */
 static void lane_setup(lane *l, size_t n) {
     l->n = n;
+    l->wide = bench_stream_wide();
     l->a = aligned_alloc(64, n * sizeof(double));
     l->b = aligned_alloc(64, n * sizeof(double));
     l->c = aligned_alloc(64, n * sizeof(double));

@@ -29,6 +29,10 @@ double bench_stream_bytes(bench_stream kernel);
 /* 1 when this build can run the kernel (non-temporal stores need SSE2). */
 int bench_stream_supported(bench_stream kernel);
 
+/* 1 when the kernels load and store whole 64-byte lines (AVX-512, as the AVX-512 skinning path
+ * does), 0 when they are plain loops (non-temporal stores 16 bytes at a time). */
+int bench_stream_wide(void);
+
 /*
  * Runs every supported kernel on `threads` threads of its own (the caller's and threads - 1
  * started here), each thread on arrays of its own that it allocated and first touched: three

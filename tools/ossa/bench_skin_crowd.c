@@ -31,6 +31,7 @@ struct bench_skin_crowd {
     double palette_bytes; /* per character: the palettes its primitives read */
     ossa_skin_mode mode;
     ossa_skin_backend backend;
+    ossa_skin_stores stores;
     atomic_int refusals;
 };
 
@@ -58,6 +59,7 @@ static void skin_characters(void *user, size_t begin, size_t end) {
             frame.morph_weight_count = info->target_count;
             frame.mode = c->mode;
             frame.backend = c->backend;
+            frame.stores = c->stores;
             frame.order = OSSA_SKIN_ORDER_PREPARED;
             size_t slots = ossa_skin_mesh_slot_count(mesh);
             if (ossa_skin_mesh_run(mesh, &frame, &c->outputs[k * c->primitive_count + i], slots, 0,
@@ -81,6 +83,16 @@ void bench_skin_crowd_free(bench_skin_crowd *c) {
 
 size_t bench_skin_crowd_vertices(const bench_skin_crowd *c) {
     return c->vertices * (size_t)c->characters;
+}
+
+size_t bench_skin_crowd_output_bytes(const bench_skin_crowd *c) {
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < c->primitive_count; i++) {
+        const ossa_skin_output *o = &c->outputs[i];
+        size_t slots = ossa_skin_mesh_slot_count(ossa_model_skin_mesh(c->model, c->primitive[i]));
+        bytes += 12 * slots * (1 + (size_t)(o->normals != NULL));
+    }
+    return bytes * (size_t)c->characters;
 }
 
 /* The characters, posed at staggered times of clip 0. */
@@ -172,10 +184,12 @@ bench_skin_crowd *bench_skin_crowd_create(const char *model_path, int characters
 }
 
 int bench_skin_crowd_run(bench_skin_crowd *c, ossa_skin_mode mode, ossa_skin_backend backend,
-                         double seconds, ossa_thread_pool *pool, bench_skin_result *out) {
+                         ossa_skin_stores stores, double seconds, ossa_thread_pool *pool,
+                         bench_skin_result *out) {
     memset(out, 0, sizeof *out);
     c->mode = mode;
     c->backend = backend;
+    c->stores = stores;
     atomic_store(&c->refusals, 0);
     size_t n = (size_t)c->characters;
     unsigned threads = pool ? ossa_thread_pool_threads(pool) : 1;
@@ -199,15 +213,17 @@ int bench_skin_crowd_run(bench_skin_crowd *c, ossa_skin_mode mode, ossa_skin_bac
         const ossa_skin_output *o = &c->outputs[i];
         double bytes = 12.0 * (double)ossa_skin_mesh_slot_count(mesh) * (1 + (o->normals != NULL));
         written += bytes;
-        if (bench_skin_nontemporal(mesh, o, backend)) continue;
+        if (bench_skin_nontemporal(mesh, o, backend, stores)) continue;
         nontemporal = 0;
         owned += bytes;
     }
+    /* DQS also writes each character's dual quaternion tables (ordinary stores) */
+    double tables = mode == OSSA_SKIN_DQS ? sizeof(float) * (double)c->dq_floats : 0.0;
     double vertices = (double)c->vertices;
     out->mverts_per_s = vertices * (double)n / best / 1e6;
     out->output_bytes_per_vertex = written / vertices;
-    out->bytes_per_vertex = (written + c->palette_bytes) / vertices;
-    out->rfo_bytes_per_vertex = owned / vertices;
+    out->bytes_per_vertex = (written + tables + c->palette_bytes) / vertices;
+    out->rfo_bytes_per_vertex = (owned + tables) / vertices;
     out->nontemporal = nontemporal;
     return atomic_load(&c->refusals) != 0;
 }

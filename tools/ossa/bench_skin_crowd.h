@@ -26,15 +26,20 @@ void bench_skin_crowd_free(bench_skin_crowd *crowd);
 /* Skinned vertices of one frame: characters x the vertices of the skinned primitives. */
 size_t bench_skin_crowd_vertices(const bench_skin_crowd *crowd);
 
+/* Bytes of one frame's outputs (positions, and normals where the meshes have them). */
+size_t bench_skin_crowd_output_bytes(const bench_skin_crowd *crowd);
+
 /*
  * Skins every character (LBS from its palette, or DQS after converting its palettes with
  * ossa_skin_dual_quats inside the timed pass) repeatedly for about `seconds`; with a pool,
  * characters are spread over its threads. The shared prepared meshes stay in cache; what goes to
- * memory is each character's palette (read) and its outputs (written). out: best pass;
- * bytes_per_vertex counts the palette (or dual quaternion source) reads and the outputs,
- * rfo_bytes_per_vertex the outputs written with ordinary stores. Returns 0 on success.
+ * memory is each character's palette (read) and its outputs (written, with frame->stores =
+ * `stores`). out: best pass; bytes_per_vertex counts the palette (or dual quaternion source)
+ * reads, the outputs and, for DQS, the dual quaternion tables written; rfo_bytes_per_vertex
+ * what was written with ordinary stores. Returns 0 on success.
  */
 int bench_skin_crowd_run(bench_skin_crowd *crowd, ossa_skin_mode mode, ossa_skin_backend backend,
-                         double seconds, ossa_thread_pool *pool, bench_skin_result *out);
+                         ossa_skin_stores stores, double seconds, ossa_thread_pool *pool,
+                         bench_skin_result *out);
 
 #endif

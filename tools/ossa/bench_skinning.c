@@ -46,12 +46,13 @@ static void skin_blocks(void *user, size_t begin, size_t end) {
 }
 
 int bench_skin_nontemporal(const ossa_skin_mesh *mesh, const ossa_skin_output *out,
-                           ossa_skin_backend backend) {
+                           ossa_skin_backend backend, ossa_skin_stores stores) {
     if (backend == OSSA_SKIN_BACKEND_AUTO || !ossa_skin_backend_supported(backend))
         backend = ossa_skin_backend_best();
     size_t out_bytes = 12 * (size_t)(out->positions != NULL) +
                        12 * (size_t)(out->normals && ossa_skin_mesh_has_normals(mesh));
-    return backend == OSSA_SKIN_BACKEND_AVX512 &&
+    if (backend != OSSA_SKIN_BACKEND_AVX512 || stores == OSSA_SKIN_STORES_CACHED) return 0;
+    return stores == OSSA_SKIN_STORES_STREAM ||
            ossa_skin_mesh_slot_count(mesh) * out_bytes >= SKIN_NONTEMPORAL_BYTES;
 }
 
@@ -120,7 +121,7 @@ int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
         bytes += ossa_skin_mesh_bytes_per_vertex(meshes[m], o) * slots;
         double out_bytes = 12.0 * slots * (1 + (o->normals != NULL));
         written += out_bytes;
-        if (bench_skin_nontemporal(meshes[m], o, backend)) continue;
+        if (bench_skin_nontemporal(meshes[m], o, backend, OSSA_SKIN_STORES_AUTO)) continue;
         nontemporal = 0;
         owned += out_bytes; /* ordinary stores read each line first */
     }

@@ -31,10 +31,10 @@ int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
                    bench_skin_result *out);
 
 /* 1 when ossa_skin_mesh_run writes this mesh's packed, 64-byte aligned prepared-order outputs
- * with non-temporal stores on this backend (the library's rule: AVX-512 fast path and outputs of
- * SKIN_NONTEMPORAL_BYTES or more). */
+ * with non-temporal stores on this backend with frame->stores = `stores` (the library's rule:
+ * AVX-512 fast path, and STREAM, or AUTO with outputs of SKIN_NONTEMPORAL_BYTES or more). */
 int bench_skin_nontemporal(const ossa_skin_mesh *mesh, const ossa_skin_output *out,
-                           ossa_skin_backend backend);
+                           ossa_skin_backend backend, ossa_skin_stores stores);
 
 /*
  * A synthetic mesh like a character's: `vertices` vertices with positions, normals and 4

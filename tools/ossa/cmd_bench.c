@@ -17,6 +17,7 @@
 #include "bench_crowd.h"
 #include "bench_mix.h"
 #include "bench_ik.h"
+#include "bench_load.h"
 #include "bench_motion.h"
 #include "bench_skinning.h"
 #include "bench_bandwidth.h"
@@ -43,6 +44,7 @@ typedef struct bench_args {
     size_t bandwidth_mib; /* MiB of each array of the bandwidth kernels (0: the default) */
     size_t cache_mib;     /* the last-level cache (0: as the system says) */
     int json;
+    int load_only; /* only the load rows */
     ossa_skin_backend backend;
     const char *models[MAX_MODELS];
     int model_count;
@@ -97,6 +99,8 @@ typedef struct bench_report {
     int ik_count;
     bench_motion_result motion[BENCH_MOTION_ROWS * MAX_MODELS];
     int motion_count;
+    bench_load_result load[MAX_MODELS];
+    int load_count;
 } bench_report;
 
 static void usage(FILE *out) {
@@ -105,7 +109,7 @@ static void usage(FILE *out) {
         "usage: ossa bench [--models A,B,...] [--seconds S] [--threads N] [--vertices N]\n"
         "                  [--characters N] [--crowd N] [--skin-crowd N] [--bandwidth-mib N]\n"
         "                  [--cache-mib N] [--backend auto|scalar|sse2|avx2|avx512] [--json]\n"
-        "                  [--allow-unsafe-paths]\n\n"
+        "                  [--load-only] [--allow-unsafe-paths]\n\n"
         "A benchmark, not a test. For every model (default: every shared model with a skin,\n"
         "found under $OSSA_SHARED/models or ../shared/models):\n"
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
@@ -127,7 +131,17 @@ static void usage(FILE *out) {
         "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
         "    rigs it knows (Fox, CesiumMan);\n"
         "  - root-motion extraction, ns per character (a split, a clip's accumulated motion,\n"
-        "    what root motion adds to a player frame) on the roots it knows (Fox, CesiumMan).\n");
+        "    what root motion adds to a player frame) on the roots it knows (Fox, CesiumMan).\n"
+        "Loading, for every model given by --models, else every .gltf and .glb file under the\n"
+        "shared models (skinned or not): the best of %d runs, each ossa_document_load_file\n"
+        "(parse, buffers, every check), then every accessor read as floats\n"
+        "(ossa_accessor_read_float: the document keeps buffers as stored and decodes on\n"
+        "demand), then ossa_document_free: what cgltf's side-by-side harness times (parse, load\n"
+        "buffers, validate, unpack every accessor to floats, free; ../shared/anchors/cgltf/),\n"
+        "so the two compare like for like, except that ossa's load also reads the image files\n"
+        "a model names (cgltf leaves them to the caller) and checks far more. us_load is the\n"
+        "load call alone. --load-only measures these rows and nothing else.\n",
+        BENCH_LOAD_RUNS);
     fprintf(
         out,
         "Then a synthetic mesh of --vertices vertices (default 1000000) with 4 influences over\n"
@@ -136,7 +150,9 @@ static void usage(FILE *out) {
         "Bandwidth bounds, at the start and at the end of the run on 1 thread and on --threads\n"
         "threads (each thread on arrays it allocated and first touched; each array\n"
         "--bandwidth-mib MiB, default 2 x the last-level cache within 128-512): read, write,\n"
-        "copy and triad over doubles, with ordinary and with non-temporal (_nt) stores. Bytes\n"
+        "copy and triad over doubles, with ordinary and with non-temporal (_nt) stores (64 bytes\n"
+        "per load and store where AVX-512 is, as the AVX-512 skinning path moves data; plain\n"
+        "loops and 16-byte non-temporal stores reach less on Zen 4 and would not bound it). Bytes\n"
         "count what crosses the memory bus: an ordinary store reads its line first (read for\n"
         "ownership), so write counts 16 bytes per element, copy 24, triad 32; write_nt 8,\n"
         "copy_nt 16, triad_nt 24. A memory-bound skinning row (crowd, synthetic) counts its\n"
@@ -144,7 +160,8 @@ static void usage(FILE *out) {
         "the synthetic mesh's prepared inputs, the crowd's palettes) and is given as a fraction\n"
         "of the bound with its traffic pattern on as many threads: the crowd's a write, the\n"
         "synthetic mesh's a triad, each with the store kind the kernel used (the AVX-512 path\n"
-        "stores outputs of 1 MiB or more non-temporally). A workload moving less than twice\n"
+        "stores outputs of 1 MiB or more non-temporally, and the crowd's outputs when they\n"
+        "are twice the last-level cache or more). A workload moving less than twice\n"
         "the last-level cache per pass (--cache-mib, default: cpu0's level 3 as sysfs gives\n"
         "it) may stay in cache, and copies always do: those rows have no bound.\n"
         "--seconds is the time per measurement (default 0.5); the best repetition counts.\n"
@@ -162,7 +179,9 @@ static void usage(FILE *out) {
         "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
         "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
         "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
-        "ik [{model, job, ns}], root_motion [{model, what, ns}].\n"
+        "ik [{model, job, ns}], root_motion [{model, what, ns}],\n"
+        "load [{model, us, us_load}] (microseconds; with --load-only the object holds only\n"
+        "load).\n"
         "Rows name a model by its file name, with as many parent folders as tell two files\n"
         "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
         "outside the model's folder (refused by default).\n");
@@ -184,6 +203,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
             return 1;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--load-only")) {
+            a->load_only = 1;
         } else if (!strcmp(arg, "--allow-unsafe-paths")) {
             cli_load_options()->allow_unsafe_paths = 1;
         } else if (value && !strcmp(arg, "--seconds")) {
@@ -282,26 +303,22 @@ static const char *shared_dir(void) {
     return shared && *shared ? shared : "../shared";
 }
 
-/* The default model list: shared models that have a skin. */
-static int default_models(char **list) {
+/* Every .gltf and .glb file under the shared models, sorted (strdup'ed into list). */
+static int shared_model_files(char **list) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/models", shared_dir());
-    char *found[MAX_MODELS];
-    int count = 0, kept = 0;
-    find_models(dir, found, &count);
-    qsort(found, (size_t)count, sizeof *found, compare_strings);
-    for (int i = 0; i < count; i++) {
-        ossa_document *doc = NULL;
-        int skinned =
-            ossa_document_load_file(found[i], cli_load_options(), &doc, NULL) == OSSA_OK &&
-            doc->skin_count > 0;
-        ossa_document_free(doc);
-        if (skinned)
-            list[kept++] = found[i];
-        else
-            free(found[i]);
-    }
-    return kept;
+    int count = 0;
+    find_models(dir, list, &count);
+    qsort(list, (size_t)count, sizeof *list, compare_strings);
+    return count;
+}
+
+static int has_skin(const char *path) {
+    ossa_document *doc = NULL;
+    int skinned = ossa_document_load_file(path, cli_load_options(), &doc, NULL) == OSSA_OK &&
+                  doc->skin_count > 0;
+    ossa_document_free(doc);
+    return skinned;
 }
 
 /* A row; memory-bound workloads get their bound: the kernel with their traffic pattern. */
@@ -359,13 +376,18 @@ static int bench_model_crowd(bench_report *rep, const bench_args *a, ossa_thread
         bench_skin_crowd_free(crowd);
         return 0;
     }
+    /* Outputs too large to stay in the cache go around it, as a game's would */
+    double outputs = (double)bench_skin_crowd_output_bytes(crowd);
+    ossa_skin_stores stores =
+        outputs >= 2.0 * (double)rep->cache_bytes ? OSSA_SKIN_STORES_STREAM : OSSA_SKIN_STORES_AUTO;
     int status = 0;
     for (int mode = OSSA_SKIN_LBS; mode <= OSSA_SKIN_DQS; mode++)
         for (int pass = 0; pass < 2; pass++) {
             ossa_thread_pool *p = pass ? pool : NULL;
             if (pass && ossa_thread_pool_threads(pool) < 2) continue;
             bench_skin_result r;
-            if (bench_skin_crowd_run(crowd, (ossa_skin_mode)mode, a->backend, a->seconds, p, &r))
+            if (bench_skin_crowd_run(crowd, (ossa_skin_mode)mode, a->backend, stores, a->seconds, p,
+                                     &r))
                 status = 1;
             else
                 add_skin_row(rep, name, WORKLOAD_CROWD, a->skin_crowd, mode ? "dqs" : "lbs",
@@ -487,7 +509,25 @@ static void print_json_skinning(const bench_report *rep) {
     fputc(']', stdout);
 }
 
+/* `"load":[{model, us, us_load}, ...]` */
+static void print_json_load(const bench_report *rep) {
+    fputs("\"load\":[", stdout);
+    for (int i = 0; i < rep->load_count; i++) {
+        const bench_load_result *l = &rep->load[i];
+        printf("%s{\"model\":", i ? "," : "");
+        print_json_string(l->model);
+        printf(",\"us\":%.1f,\"us_load\":%.1f}", l->us, l->us_load);
+    }
+    fputc(']', stdout);
+}
+
 static void print_json(const bench_report *rep, const bench_args *a) {
+    if (a->load_only) {
+        fputc('{', stdout);
+        print_json_load(rep);
+        fputs("}\n", stdout);
+        return;
+    }
     printf("{\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"bandwidth_mib\":%zu,"
            "\"cache_mib\":%zu,",
            rep->threads, ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()),
@@ -535,6 +575,8 @@ static void print_json(const bench_report *rep, const bench_args *a) {
     bench_ns_rows_print_json("ik", "job", rep->ik, rep->ik_count, print_json_string);
     bench_ns_rows_print_json("root_motion", "what", rep->motion, rep->motion_count,
                              print_json_string);
+    fputc(',', stdout);
+    print_json_load(rep);
     fputs("}\n", stdout);
 }
 
@@ -572,7 +614,22 @@ static void print_table_skinning(const bench_report *rep) {
     }
 }
 
+static void print_table_load(const bench_report *rep) {
+    printf(
+        "loading, us, the best of %d (load + every accessor read as floats + free: what cgltf's\n"
+        "side-by-side harness times; load: ossa_document_load_file alone):\n",
+        BENCH_LOAD_RUNS);
+    printf("  %-48s %10s %10s\n", "model", "us", "load");
+    for (int i = 0; i < rep->load_count; i++)
+        printf("  %-48s %10.1f %10.1f\n", rep->load[i].model, rep->load[i].us,
+               rep->load[i].us_load);
+}
+
 static void print_table(const bench_report *rep, const bench_args *a) {
+    if (a->load_only) {
+        print_table_load(rep);
+        return;
+    }
     printf("skinning backend %s\n\n",
            ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()));
     print_table_bandwidth(rep);
@@ -621,6 +678,8 @@ static void print_table(const bench_report *rep, const bench_args *a) {
                               "motion a clip\naccumulates to a position; player: what root motion "
                               "adds to a player's frame):",
                               "what", rep->motion, rep->motion_count);
+    fputc('\n', stdout);
+    print_table_load(rep);
     printf("\nThe machine may be shared with other work: figures are noisy.\n");
 }
 
@@ -649,16 +708,18 @@ static void model_label(const char *const *models, int count, int i, char *label
 }
 
 /* Loads every model once before anything is measured: a model that cannot be benchmarked is
- * reported once, by its loader's error, and nothing runs. */
-static int models_load(const char *const *models, int count) {
+ * reported once, by its loader's error, and nothing runs. documents_only: the document is enough
+ * (the load rows), else its rig and clips too. */
+static int models_load(const char *const *models, int count, int documents_only) {
     for (int i = 0; i < count; i++) {
         ossa_document *doc = NULL;
         ossa_rig *rig = NULL;
         ossa_clip_set *clips = NULL;
         ossa_error error;
         ossa_result r = ossa_document_load_file(models[i], cli_load_options(), &doc, &error);
-        if (r == OSSA_OK) r = ossa_rig_build(doc, NULL, &rig, &error);
-        if (r == OSSA_OK) r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
+        if (r == OSSA_OK && !documents_only) r = ossa_rig_build(doc, NULL, &rig, &error);
+        if (r == OSSA_OK && !documents_only)
+            r = ossa_clip_set_build(doc, rig, NULL, &clips, &error);
         ossa_clip_set_free(clips);
         ossa_rig_free(rig);
         ossa_document_free(doc);
@@ -727,6 +788,72 @@ static int bench_synthetic(bench_report *rep, const bench_args *a, ossa_thread_p
     return !ok;
 }
 
+/* Every row but the load rows; nonzero when one could not be measured. */
+static int measure_rows(bench_report *rep, const bench_args *a, ossa_thread_pool *pool) {
+    int status = EXIT_OK;
+    if (measure_bandwidth(rep, a->seconds, rep->gbs_start)) status = EXIT_MODEL_ERROR;
+    static char labels[MAX_MODELS][256]; /* rows keep pointers to model names until printed */
+    for (int i = 0; i < a->model_count; i++) {
+        char *label = labels[i];
+        model_label(a->models, a->model_count, i, label, sizeof labels[i]);
+        for (int cursor = 1; cursor >= 0; cursor--) {
+            bench_character_result *c = &rep->characters[rep->character_count];
+            if (bench_characters(a->models[i], cursor, a->characters, a->seconds, c) == 0) {
+                snprintf(c->model, sizeof c->model, "%s", label);
+                rep->character_cursor[rep->character_count++] = cursor;
+            } else {
+                status = EXIT_MODEL_ERROR;
+            }
+        }
+        for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
+            bench_crowd_result *c = &rep->crowd[rep->crowd_count];
+            if (bench_crowd(a->models[i], a->crowd, a->seconds, pass ? pool : NULL, c) == 0)
+                snprintf(rep->crowd[rep->crowd_count++].model, sizeof c->model, "%s", label);
+            else
+                status = EXIT_MODEL_ERROR;
+        }
+        if (bench_mix(a->models[i], a->characters, a->seconds, &rep->mix[rep->mix_count]) == 0)
+            snprintf(rep->mix[rep->mix_count++].model, sizeof rep->mix->model, "%s", label);
+        int clip_rows = bench_clips(a->models[i], a->characters, a->seconds,
+                                    rep->clips + rep->clip_count, MAX_ROWS - rep->clip_count);
+        if (clip_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < clip_rows; r++)
+            snprintf(rep->clips[rep->clip_count + r].model, sizeof rep->clips->model, "%s", label);
+        rep->clip_count += clip_rows > 0 ? clip_rows : 0;
+        bench_model_skinning(rep, a, pool, a->models[i], label);
+        int ik_rows = bench_ik(a->models[i], a->seconds, rep->ik + rep->ik_count);
+        if (ik_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < ik_rows; r++)
+            snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
+        rep->ik_count += ik_rows > 0 ? ik_rows : 0;
+        int motion_rows = bench_motion(a->models[i], a->seconds, rep->motion + rep->motion_count);
+        if (motion_rows < 0) status = EXIT_MODEL_ERROR;
+        for (int r = 0; r < motion_rows; r++)
+            snprintf(rep->motion[rep->motion_count + r].model, sizeof rep->motion->model, "%s",
+                     label);
+        rep->motion_count += motion_rows > 0 ? motion_rows : 0;
+    }
+    if (bench_synthetic(rep, a, pool)) status = EXIT_MODEL_ERROR;
+    for (int i = 0; i < a->model_count; i++)
+        if (bench_model_crowd(rep, a, pool, a->models[i], labels[i])) status = EXIT_MODEL_ERROR;
+    /* the bounds again, and each the better of the two: the rows above divide by it */
+    if (measure_bandwidth(rep, a->seconds, rep->gbs_end)) status = EXIT_MODEL_ERROR;
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < BENCH_STREAM_COUNT; k++)
+            rep->gbs[t][k] = rep->gbs_start[t][k] > rep->gbs_end[t][k] ? rep->gbs_start[t][k]
+                                                                       : rep->gbs_end[t][k];
+    for (int i = 0; i < rep->skin_count; i++) {
+        skin_row *row = &rep->skinning[i];
+        if (!row->bounded) continue;
+        row->bound_gbs = rep->gbs[row->threads > 1][row->bound];
+        row->fraction =
+            row->bound_gbs > 0
+                ? row->r.mverts_per_s * 1e6 * row->memory_bytes_per_vertex / (row->bound_gbs * 1e9)
+                : 0.0;
+    }
+    return status;
+}
+
 int cmd_bench(int argc, char **argv) {
     bench_args a;
     int parsed = parse_args(argc, argv, &a);
@@ -734,19 +861,27 @@ int cmd_bench(int argc, char **argv) {
         free(a.model_list);
         return parsed == 1 ? EXIT_OK : EXIT_USAGE;
     }
+    /* The load rows: the models given, else every shared model file; the other rows: the models
+     * given, else the shared ones with a skin. */
     char *found[MAX_MODELS];
-    int found_count = 0;
+    const char *load_models[MAX_MODELS];
+    int found_count = 0, load_model_count = a.model_count;
+    memcpy(load_models, a.models, sizeof load_models);
     if (!a.model_count) {
-        found_count = default_models(found);
-        for (int i = 0; i < found_count; i++)
-            a.models[a.model_count++] = found[i];
-        if (!found_count)
+        found_count = shared_model_files(found);
+        load_model_count = found_count;
+        for (int i = 0; i < found_count; i++) {
+            load_models[i] = found[i];
+            if (!a.load_only && has_skin(found[i])) a.models[a.model_count++] = found[i];
+        }
+        if (!a.model_count && !a.load_only)
             fprintf(stderr,
                     "ossa bench: no skinned model under %s/models (set OSSA_SHARED or give "
                     "--models); measuring the synthetic mesh only\n",
                     shared_dir());
     }
-    if (!models_load(a.models, a.model_count)) {
+    if (!models_load(load_models, load_model_count, 1) ||
+        !models_load(a.models, a.load_only ? 0 : a.model_count, 0)) {
         for (int i = 0; i < found_count; i++)
             free(found[i]);
         free(a.model_list);
@@ -764,66 +899,16 @@ int cmd_bench(int argc, char **argv) {
     rep->cache_bytes = cache_bytes(&a);
     rep->bandwidth_bytes = bandwidth_array_bytes(&a, rep->cache_bytes);
     int status = EXIT_OK;
-    if (measure_bandwidth(rep, a.seconds, rep->gbs_start)) status = EXIT_MODEL_ERROR;
-    static char labels[MAX_MODELS][256]; /* rows keep pointers to model names until printed */
-    for (int i = 0; i < a.model_count; i++) {
-        char *label = labels[i];
-        model_label(a.models, a.model_count, i, label, sizeof labels[i]);
-        for (int cursor = 1; cursor >= 0; cursor--) {
-            bench_character_result *c = &rep->characters[rep->character_count];
-            if (bench_characters(a.models[i], cursor, a.characters, a.seconds, c) == 0) {
-                snprintf(c->model, sizeof c->model, "%s", label);
-                rep->character_cursor[rep->character_count++] = cursor;
-            } else {
-                status = EXIT_MODEL_ERROR;
-            }
+    for (int i = 0; i < load_model_count; i++) {
+        bench_load_result *row = &rep->load[rep->load_count];
+        if (bench_load(load_models[i], BENCH_LOAD_RUNS, row) != 0) {
+            status = EXIT_MODEL_ERROR;
+            continue;
         }
-        for (int pass = 0; pass < (rep->threads > 1 ? 2 : 1); pass++) {
-            bench_crowd_result *c = &rep->crowd[rep->crowd_count];
-            if (bench_crowd(a.models[i], a.crowd, a.seconds, pass ? pool : NULL, c) == 0)
-                snprintf(rep->crowd[rep->crowd_count++].model, sizeof c->model, "%s", label);
-            else
-                status = EXIT_MODEL_ERROR;
-        }
-        if (bench_mix(a.models[i], a.characters, a.seconds, &rep->mix[rep->mix_count]) == 0)
-            snprintf(rep->mix[rep->mix_count++].model, sizeof rep->mix->model, "%s", label);
-        int clip_rows = bench_clips(a.models[i], a.characters, a.seconds,
-                                    rep->clips + rep->clip_count, MAX_ROWS - rep->clip_count);
-        if (clip_rows < 0) status = EXIT_MODEL_ERROR;
-        for (int r = 0; r < clip_rows; r++)
-            snprintf(rep->clips[rep->clip_count + r].model, sizeof rep->clips->model, "%s", label);
-        rep->clip_count += clip_rows > 0 ? clip_rows : 0;
-        bench_model_skinning(rep, &a, pool, a.models[i], label);
-        int ik_rows = bench_ik(a.models[i], a.seconds, rep->ik + rep->ik_count);
-        if (ik_rows < 0) status = EXIT_MODEL_ERROR;
-        for (int r = 0; r < ik_rows; r++)
-            snprintf(rep->ik[rep->ik_count + r].model, sizeof rep->ik->model, "%s", label);
-        rep->ik_count += ik_rows > 0 ? ik_rows : 0;
-        int motion_rows = bench_motion(a.models[i], a.seconds, rep->motion + rep->motion_count);
-        if (motion_rows < 0) status = EXIT_MODEL_ERROR;
-        for (int r = 0; r < motion_rows; r++)
-            snprintf(rep->motion[rep->motion_count + r].model, sizeof rep->motion->model, "%s",
-                     label);
-        rep->motion_count += motion_rows > 0 ? motion_rows : 0;
+        model_label(load_models, load_model_count, i, row->model, sizeof row->model);
+        rep->load_count++;
     }
-    if (bench_synthetic(rep, &a, pool)) status = EXIT_MODEL_ERROR;
-    for (int i = 0; i < a.model_count; i++)
-        if (bench_model_crowd(rep, &a, pool, a.models[i], labels[i])) status = EXIT_MODEL_ERROR;
-    /* the bounds again, and each the better of the two: the rows above divide by it */
-    if (measure_bandwidth(rep, a.seconds, rep->gbs_end)) status = EXIT_MODEL_ERROR;
-    for (int t = 0; t < 2; t++)
-        for (int k = 0; k < BENCH_STREAM_COUNT; k++)
-            rep->gbs[t][k] = rep->gbs_start[t][k] > rep->gbs_end[t][k] ? rep->gbs_start[t][k]
-                                                                       : rep->gbs_end[t][k];
-    for (int i = 0; i < rep->skin_count; i++) {
-        skin_row *row = &rep->skinning[i];
-        if (!row->bounded) continue;
-        row->bound_gbs = rep->gbs[row->threads > 1][row->bound];
-        row->fraction =
-            row->bound_gbs > 0
-                ? row->r.mverts_per_s * 1e6 * row->memory_bytes_per_vertex / (row->bound_gbs * 1e9)
-                : 0.0;
-    }
+    if (!a.load_only && measure_rows(rep, &a, pool)) status = EXIT_MODEL_ERROR;
     if (a.json)
         print_json(rep, &a);
     else
