@@ -206,7 +206,14 @@ static void sample_tracks(const ossa_clip *clip, float time, ossa_cursor *cursor
 void ossa_clip_sample_unchecked(const ossa_clip *clip, float time, ossa_cursor *cursor,
                                 ossa_pose *pose) {
     const ossa_rig *rig = clip->rig;
-    memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
+    if (clip->base_spans && !clip->compact) {
+        for (uint32_t s = 0; s < clip->base_span_count; s++) {
+            uint32_t first = clip->base_spans[2 * s], count = clip->base_spans[2 * s + 1];
+            memcpy(pose->local + first, clip->base_local + first, count * sizeof *pose->local);
+        }
+    } else {
+        memcpy(pose->local, clip->base_local, rig->node_count * sizeof *pose->local);
+    }
     if (rig->weight_total)
         memcpy(pose->weights, clip->base_weights, rig->weight_total * sizeof(float));
     sample_tracks(clip, time, cursor, pose);

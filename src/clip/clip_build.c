@@ -124,6 +124,47 @@ static ossa_result build_batch_keys(build_state *st, ossa_timeline *timelines,
     return OSSA_OK;
 }
 
+/* clip->base_spans: the runs of nodes whose translation, rotation and scale are not all
+ * animated (sampling overwrites the others whole, so their base need not be copied first). */
+static ossa_result build_base_spans(build_state *st, ossa_clip *clip, const ossa_track *tracks,
+                                    uint32_t track_count) {
+    const ossa_rig *rig = st->rig;
+    const unsigned trs =
+        (1u << OSSA_PATH_TRANSLATION) | (1u << OSSA_PATH_ROTATION) | (1u << OSSA_PATH_SCALE);
+    const ossa_allocator *allocator = &st->owned->allocator;
+    uint8_t *animated = ossa_alloc_array(allocator, rig->node_count, 1);
+    if (!animated) return OSSA_ERROR_OUT_OF_MEMORY;
+    memset(animated, 0, rig->node_count);
+    for (uint32_t t = 0; t < track_count; t++) {
+        const ossa_track *track = &tracks[t];
+        int node_trs = track->path == OSSA_PATH_TRANSLATION || track->path == OSSA_PATH_ROTATION ||
+                       track->path == OSSA_PATH_SCALE;
+        if (node_trs && track->node >= 0 && (uint32_t)track->node < rig->node_count)
+            animated[track->node] |= (uint8_t)(1u << track->path);
+    }
+    uint32_t spans = 0;
+    for (uint32_t n = 0; n < rig->node_count; n++)
+        spans += (animated[n] & trs) != trs && (n == 0 || (animated[n - 1] & trs) == trs);
+    uint32_t *pairs = ossa_owned_alloc(st->owned, 2 * (size_t)spans, sizeof(uint32_t));
+    if (!pairs) {
+        ossa_free(allocator, animated);
+        return OSSA_ERROR_OUT_OF_MEMORY;
+    }
+    uint32_t at = 0;
+    for (uint32_t n = 0; n < rig->node_count; n++) {
+        if ((animated[n] & trs) == trs) continue;
+        if (at == 0 || pairs[at - 2] + pairs[at - 1] != n) {
+            pairs[at++] = n;
+            pairs[at++] = 0;
+        }
+        pairs[at - 1]++;
+    }
+    ossa_free(allocator, animated);
+    clip->base_spans = pairs;
+    clip->base_span_count = spans;
+    return OSSA_OK;
+}
+
 /* The node properties an animation's channels animate (into out, when not NULL); returns their
  * number. A channel with a target node gives one. A KHR_animation_pointer to a mesh's weights
  * gives each node that draws the mesh with the mesh's weights: its weights are the mesh's
@@ -277,8 +318,9 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
         }
         timelines[tl].track_count = placed - timelines[tl].first_track;
     }
-    ossa_result r =
-        ossa_clip_build_float_tracks(doc, anim, st->owned, clip, &start, &end, &have_range);
+    ossa_result r = build_base_spans(st, clip, tracks, track_count);
+    if (r != OSSA_OK) return r;
+    r = ossa_clip_build_float_tracks(doc, anim, st->owned, clip, &start, &end, &have_range);
     if (r != OSSA_OK) return r;
     uint32_t batch_key_count = 0;
     r = build_batch_keys(st, timelines, timeline_count, tracks, values, &clip->batch_keys,
@@ -308,6 +350,7 @@ size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_
            clip->track_count * sizeof *clip->tracks +
            ((size_t)time_count + value_count + batch_key_count) * sizeof(float) +
            rig->node_count * (sizeof *clip->base_local + 1) + rig->weight_total * sizeof(float) +
+           (clip->compact ? 0 : 2 * sizeof(uint32_t) * clip->base_span_count) +
            ossa_clip_float_track_bytes(clip);
 }
 

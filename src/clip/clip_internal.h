@@ -73,10 +73,17 @@ struct ossa_clip {
     /** Compact clips (clip_compact.h): their LINEAR translations, rotations and scales,
      *  quantized and reduced; NULL for plain clips. */
     const struct ossa_compact *compact;
-    size_t bytes; /**< what sampling reads: this struct and every array above */
+    size_t bytes; /**< what sampling reads: this struct and its arrays */
     uint32_t time_count, value_count, batch_key_count; /**< floats in times, values, batch_keys */
     uint32_t float_track_count; /**< material, camera and light pointers (clip_float.c) */
     const ossa_float_track *float_tracks;
+    /** Plain clips: pairs (first node, node count), the runs of nodes that sampling copies from
+     *  base_local, those whose translation, rotation and scale are not all written by animated
+     *  tracks (the others are overwritten whole). NULL (clips made by hand): every node.
+     *  Compact clips start as a copy of their plain clip, fold tracks into their base and copy
+     *  every node's base: they ignore these. */
+    const uint32_t *base_spans;
+    uint32_t base_span_count;
 };
 
 /* The clips of a document, indexed by glTF animation index. */
@@ -95,7 +102,8 @@ typedef struct clip_set_impl {
 uint32_t ossa_clip_cursor_entries(const ossa_clip *clip);
 
 /* Bytes of the plain arrays of a clip whose tracks, timelines and base pose are filled:
- * struct, timelines, tracks, times, values, batched keys, base pose, node paths. */
+ * struct, timelines, tracks, times, values, batched keys, base pose, node paths, base spans
+ * (plain clips). */
 size_t ossa_clip_plain_bytes(const ossa_clip *clip, uint32_t time_count, uint32_t value_count,
                              uint32_t batch_key_count);
 

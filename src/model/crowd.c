@@ -1,16 +1,34 @@
 /* Updating many characters over a thread pool (model.h): every input checked first, then the
  * work split in chunks of characters. */
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "clip/clip_internal.h"
 #include "model/model_internal.h"
+
+#define CHECK_GRAIN 256 /* characters per chunk of the check over the pool */
 
 typedef struct crowd_job {
     ossa_character *const *characters;
     const ossa_clip *const *clips;
     const double *clocks;
     ossa_wrap wrap;
+    atomic_int refused; /* the check over the pool found a character it refuses */
 } crowd_job;
+
+/* Whether character i may be updated: it exists and its clip (if any) is of its model. */
+static int acceptable(const crowd_job *job, size_t i) {
+    const ossa_character *character = job->characters[i];
+    if (!character) return 0;
+    const ossa_clip *clip = job->clips ? job->clips[i] : NULL;
+    return !clip || clip->rig == ossa_model_rig(ossa_character_model(character));
+}
+
+static void check_range(void *user, size_t begin, size_t end) {
+    crowd_job *job = user;
+    for (size_t i = begin; i < end; i++)
+        if (!acceptable(job, i)) atomic_store(&job->refused, 1);
+}
 
 static void update_range(void *user, size_t begin, size_t end) {
     const crowd_job *job = user;
@@ -25,20 +43,24 @@ ossa_result ossa_characters_update(ossa_character *const *characters, uint32_t c
     if (count == 0) return OSSA_OK;
     if (!characters || !clocks)
         return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", "no characters or no clocks");
-    for (uint32_t i = 0; i < count; i++) {
+    crowd_job job = {characters, clips, clocks, wrap, 0};
+    /* Reading each character's model misses the cache in a large crowd: the pool shares that
+     * (a small crowd is not worth a second round of the pool). Only a refusal goes through the
+     * characters again, in order, to name the first one refused. */
+    if (pool && count >= CHECK_GRAIN * 4)
+        ossa_thread_pool_for(pool, count, CHECK_GRAIN, check_range, &job);
+    else
+        check_range(&job, 0, count);
+    for (uint32_t i = 0; atomic_load(&job.refused) && i < count; i++) {
+        if (acceptable(&job, i)) continue;
         char message[128];
-        if (!characters[i]) {
+        if (!characters[i])
             snprintf(message, sizeof message, "character %u is NULL", i);
-            return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", message);
-        }
-        const ossa_clip *clip = clips ? clips[i] : NULL;
-        if (clip && clip->rig != ossa_model_rig(ossa_character_model(characters[i]))) {
+        else
             snprintf(message, sizeof message,
                      "the clip of character %u belongs to another model than the character", i);
-            return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", message);
-        }
+        return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", message);
     }
-    crowd_job job = {characters, clips, clocks, wrap};
     if (pool)
         ossa_thread_pool_for(pool, count, 16, update_range, &job);
     else

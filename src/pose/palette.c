@@ -53,7 +53,7 @@ ossa_result ossa_palette_mesh(const ossa_rig *rig, uint32_t skin, int32_t mesh_n
         return OSSA_OK;
     }
     float to_mesh[12];
-    xf_matrix_invert(world + 12 * (size_t)mesh_node, to_mesh);
+    xf_matrix_invert_float(world + 12 * (size_t)mesh_node, to_mesh);
     const ossa_rig_skin *s = &rig->skins[skin];
 #ifdef OSSA_POSE_AVX512
     if (ossa_pose_avx512_supported()) {

@@ -219,6 +219,49 @@ static inline void xf_matrix_invert(const float *m, float *out) {
     }
 }
 
+/* Inverse of an affine 3x4 matrix in float, for the per-frame paths: adjugate over
+ * determinant, the adjugate's columns being cross products of the rows. A zero determinant gives
+ * the identity linear part, as xf_matrix_invert does; otherwise it agrees with xf_matrix_invert
+ * to float rounding. */
+#if defined(__SSE__) || defined(_M_X64)
+static inline __m128 xf_cross(__m128 a, __m128 b) {
+    __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 c = _mm_sub_ps(_mm_mul_ps(a, b_yzx), _mm_mul_ps(a_yzx, b)); /* (a x b).zxy */
+    return _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 0, 2, 1));
+}
+
+static inline void xf_matrix_invert_float(const float *m, float *out) {
+    __m128 r0 = _mm_loadu_ps(m), r1 = _mm_loadu_ps(m + 4), r2 = _mm_loadu_ps(m + 8);
+    __m128 c0 = xf_cross(r1, r2), c1 = xf_cross(r2, r0), c2 = xf_cross(r0, r1);
+    __m128 p = _mm_mul_ps(r0, c0); /* lanes 0-2: the determinant's terms (lane 3 is 0) */
+    float det = _mm_cvtss_f32(p) + _mm_cvtss_f32(_mm_shuffle_ps(p, p, 1)) +
+                _mm_cvtss_f32(_mm_shuffle_ps(p, p, 2));
+    __m128 scale = _mm_set1_ps(det == 0.0f ? 1.0f : 1.0f / det);
+    if (det == 0.0f) {
+        c0 = _mm_setr_ps(1.0f, 0.0f, 0.0f, 0.0f);
+        c1 = _mm_setr_ps(0.0f, 1.0f, 0.0f, 0.0f);
+        c2 = _mm_setr_ps(0.0f, 0.0f, 1.0f, 0.0f);
+    }
+    c0 = _mm_mul_ps(c0, scale);
+    c1 = _mm_mul_ps(c1, scale);
+    c2 = _mm_mul_ps(c2, scale);
+    /* column 3: -(inverse * t), with t the last column of m */
+    __m128 t = _mm_sub_ps(
+        _mm_setzero_ps(),
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m[3])), _mm_mul_ps(c1, _mm_set1_ps(m[7]))),
+                   _mm_mul_ps(c2, _mm_set1_ps(m[11]))));
+    _MM_TRANSPOSE4_PS(c0, c1, c2, t); /* rows of the inverse */
+    _mm_storeu_ps(out, c0);
+    _mm_storeu_ps(out + 4, c1);
+    _mm_storeu_ps(out + 8, c2);
+}
+#else
+static inline void xf_matrix_invert_float(const float *m, float *out) {
+    xf_matrix_invert(m, out);
+}
+#endif
+
 /* Rotation (3x3 row-major, in double) to a unit quaternion (x, y, z, w), Shepperd's way: divide
  * by the largest of 4w^2, 4x^2, 4y^2, 4z^2 so the square root is well away from zero. The
  * library's one rotation-to-quaternion conversion: rig decomposition (below) and the dual

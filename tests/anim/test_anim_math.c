@@ -295,7 +295,7 @@ static void test_interpolation(void) {
                       2,          timelines, 4,     tracks,   0,
                       times,      values,    batch, one_rest, one_rest_weights,
                       node_paths, NULL,      0,     0,        0,
-                      0,          0,         NULL};
+                      0,          0,         NULL,  NULL,     0};
     ossa_trs local;
     float weights[2];
     ossa_pose pose = {&local, weights};
@@ -507,6 +507,37 @@ static void test_palettes(void) {
 /* The AVX-512 forward kinematics and palettes agree with the scalar matrix products (to float
  * rounding: they use FMAs) on a random rig: chains, branches whose parent is further back, fixed
  * nodes, joints in any order, world-space and mesh-space palettes. */
+/* The float inverse of the per-frame palette path agrees with the double one: random affine
+ * matrices (relative to their size), rigid ones, and a singular one (identity linear part). */
+static void test_invert_float(void) {
+    for (int trial = 0; trial < 2000; trial++) {
+        float m[12], a[12], b[12];
+        if (trial % 2) {
+            for (int k = 0; k < 12; k++)
+                m[k] = (float)(frand() * 2.0 - 1.0);
+        } else {
+            float t[3] = {(float)frand() * 50.0f, -3.0f, 7.5f}, q[4], s[3] = {1.0f, 2.0f, 0.5f};
+            random_quat(q);
+            xf_matrix_from_trs(t, q, s, m);
+        }
+        xf_matrix_invert(m, a);
+        xf_matrix_invert_float(m, b);
+        double det = (double)m[0] * (m[5] * m[10] - m[6] * m[9]) -
+                     (double)m[1] * (m[4] * m[10] - m[6] * m[8]) +
+                     (double)m[2] * (m[4] * m[9] - m[5] * m[8]);
+        if (fabs(det) < 0.05) continue; /* ill-conditioned: float and double part ways */
+        double size = 0.0;
+        for (int k = 0; k < 12; k++)
+            size = fmax(size, fabs(a[k]));
+        for (int k = 0; k < 12; k++)
+            CHECK_NEAR(b[k], a[k], 2e-5 * size);
+    }
+    float singular[12] = {1, 2, 3, 4, 2, 4, 6, 5, 0, 1, 0, 6}, inv[12];
+    xf_matrix_invert_float(singular, inv);
+    const float expect[12] = {1, 0, 0, -4, 0, 1, 0, -5, 0, 0, 1, -6};
+    CHECK(memcmp(inv, expect, sizeof inv) == 0);
+}
+
 static void test_pose_avx512(void) {
     if (!ossa_pose_avx512_supported()) return;
     enum { N = 40, J = 25 };
@@ -663,6 +694,7 @@ int main(void) {
     test_matrix_from_trs();
     test_chain();
     test_palettes();
+    test_invert_float();
 #ifdef OSSA_POSE_AVX512
     test_pose_avx512();
 #endif

@@ -1,7 +1,7 @@
 /* Property tests on every shared model: the cursor gives bit-identical poses to the stateless
  * search over long random time sequences, so do the portable and the AVX-512 batches of tracks
- * (where the CPU runs them), and reordering the glTF nodes of a file (a shuffled
- * copy written by this test) changes no result. */
+ * (where the CPU runs them), sampling writes the whole pose whatever it held, and reordering the
+ * glTF nodes of a file (a shuffled copy written by this test) changes no result. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +68,45 @@ static void check_cursor(anim_fixture *f, const char *name) {
     }
     free(other_local);
     free(other_weights);
+}
+
+/* Sampling writes the whole pose whatever it held (nodes whose T, R and S are all animated are
+ * not copied from the base first, the others are): two poses filled with different bytes come
+ * out equal, and every clip's base spans plus its fully animated nodes cover every node. */
+static void check_whole_pose(anim_fixture *f, const char *name) {
+    uint32_t n = f->rig->node_count, w = f->rig->weight_total;
+    size_t local_bytes = n * sizeof(ossa_trs), weight_bytes = w * sizeof(float);
+    ossa_pose a = {malloc(local_bytes + 1), malloc(weight_bytes + 1)};
+    ossa_pose b = {malloc(local_bytes + 1), malloc(weight_bytes + 1)};
+    int differences = 0, uncovered = 0;
+    for (uint32_t c = 0; c < ossa_clip_set_count(f->clips); c++) {
+        const ossa_clip *clip = ossa_clip_set_clip(f->clips, c);
+        for (int k = 0; k < 7; k++) {
+            float t = clip->start + (clip->end - clip->start) * (float)(k - 1) / 4.0f;
+            memset(a.local, 0x7f, local_bytes), memset(a.weights, 0x7f, weight_bytes);
+            memset(b.local, 0, local_bytes), memset(b.weights, 0, weight_bytes);
+            ossa_clip_sample(f->rig, clip, t, NULL, &a);
+            ossa_clip_sample(f->rig, clip, t, NULL, &b);
+            differences += memcmp(a.local, b.local, local_bytes) != 0 ||
+                           memcmp(a.weights, b.weights, weight_bytes) != 0;
+        }
+        /* nodes outside the spans have T, R and S animated (so written at every time) */
+        unsigned char *covered = calloc(n + 1, 1);
+        for (uint32_t s = 0; s < clip->base_span_count; s++)
+            for (uint32_t i = 0; i < clip->base_spans[2 * s + 1]; i++)
+                covered[clip->base_spans[2 * s] + i] |= 0x80;
+        for (uint32_t t = 0; t < clip->track_count; t++)
+            if (clip->tracks[t].path != OSSA_PATH_WEIGHTS)
+                covered[clip->tracks[t].node] |= (unsigned char)(1u << clip->tracks[t].path);
+        const unsigned trs =
+            (1u << OSSA_PATH_TRANSLATION) | (1u << OSSA_PATH_ROTATION) | (1u << OSSA_PATH_SCALE);
+        for (uint32_t i = 0; i < n; i++)
+            uncovered += !(covered[i] & 0x80) && (covered[i] & trs) != trs;
+        free(covered);
+    }
+    CHECKF(differences == 0, "%s: %d samples depend on what the pose held", name, differences);
+    CHECKF(uncovered == 0, "%s: %d nodes neither copied nor animated", name, uncovered);
+    free(a.local), free(a.weights), free(b.local), free(b.weights);
 }
 
 static void remap_index(cJSON *item, const int *perm) {
@@ -270,6 +309,7 @@ static void check_model(const char *path, void *user) {
     if (!loaded) return;
     models_checked++;
     check_cursor(&f, name);
+    check_whole_pose(&f, name);
     check_shuffle(&f, path, name);
     anim_fixture_free(&f);
 }

@@ -84,6 +84,42 @@ static void check_foreign_clips(const ossa_model *fox, const ossa_model *man) {
                   error);
     CHECK(!memcmp(before, ossa_character_world(a), bytes));
 
+    /* A crowd large enough to be checked over the pool: still the first refused character is
+     * named, and no character changes. */
+    enum { LARGE = 3000 };
+    ossa_character **large = malloc(LARGE * sizeof *large);
+    const ossa_clip **large_clips = malloc(LARGE * sizeof *large_clips);
+    double *large_clocks = malloc(LARGE * sizeof *large_clocks);
+    for (int i = 0; i < LARGE; i++) {
+        large[i] = b;
+        large_clips[i] = walk;
+        large_clocks[i] = 0.7;
+    }
+    large[2100] = a;
+    large_clips[2100] = foreign;
+    large[2900] = NULL;
+    ossa_thread_pool *pool = NULL;
+    CHECK(ossa_thread_pool_create(2, &pool) == OSSA_OK);
+    memcpy(before, ossa_character_world(b), bytes);
+    CHECK_REFUSED(ossa_characters_update(large, LARGE, large_clips, large_clocks, OSSA_WRAP_LOOP,
+                                         pool, &error),
+                  error);
+    CHECK(strstr(error.message, "character 2100 ") != NULL);
+    CHECK(!memcmp(before, ossa_character_world(b), bytes));
+    large[2100] = b;
+    large_clips[2100] = walk;
+    CHECK_REFUSED(ossa_characters_update(large, LARGE, large_clips, large_clocks, OSSA_WRAP_LOOP,
+                                         pool, &error),
+                  error);
+    CHECK(strstr(error.message, "character 2900 is NULL") != NULL);
+    CHECK(!memcmp(before, ossa_character_world(b), bytes));
+    large[2900] = b;
+    CHECK(ossa_characters_update(large, LARGE, large_clips, large_clocks, OSSA_WRAP_LOOP, pool,
+                                 NULL) == OSSA_OK);
+    CHECK(memcmp(before, ossa_character_world(b), bytes) != 0); /* posed by walk, not at rest */
+    ossa_thread_pool_free(pool);
+    free(large), free(large_clips), free(large_clocks);
+
     const ossa_rig *rig = ossa_model_rig(fox);
     ossa_pose pose = {malloc(rig->node_count * sizeof(ossa_trs)),
                       malloc((rig->weight_total + 1) * sizeof(float))};

@@ -89,11 +89,11 @@ static void run_frames(const ossa_rig *rig, const ossa_clip *clip, crowd *c, int
         for (int i = 0; i < c->count; i++) {
             const float *world = c->world + (size_t)i * c->world_stride;
             float *palette = c->palettes + (size_t)i * c->palette_stride;
+            /* World-space palettes (joint world x inverse bind), as ossa_character_update
+             * computes them and as ozz's palette loop does; s comes from the rig, so this
+             * cannot be refused. */
             for (uint32_t s = 0; s < rig->skin_count; s++) {
-                const ossa_rig_skin *skin = &rig->skins[s];
-                /* s and the mesh node come from the rig: this cannot be refused */
-                (void)ossa_palette_mesh(rig, s, skin->mesh_node_count ? skin->mesh_nodes[0] : -1,
-                                        world, palette, NULL);
+                (void)ossa_palette_world(rig, s, world, palette, NULL);
                 palette += ossa_palette_floats(rig, s);
             }
         }
