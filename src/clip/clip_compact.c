@@ -466,6 +466,8 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
                               ossa_owned *owned, ossa_trs *base, ossa_clip *out) {
     *out = *plain;
     out->compact = NULL;
+    out->base_spans = NULL; /* the plain clip's, for its own base pose (see clip_internal.h) */
+    out->base_span_count = 0;
     struct ossa_compact *c = ossa_owned_alloc(owned, 1, sizeof *c);
     if (!c) return OSSA_ERROR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
