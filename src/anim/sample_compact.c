@@ -87,6 +87,8 @@ void ossa_compact_sample(const struct ossa_compact *compact, float time, uint32_
     float *local = (float *)pose->local;
 #ifdef OSSA_ANIM_AVX512
     wide = wide && ossa_compact_avx512_supported();
+#else
+    (void)wide; /* only the portable path is built */
 #endif
     const float *value = compact->const_values;
     for (uint32_t i = 0; i < compact->const3; i++, value += 3)
