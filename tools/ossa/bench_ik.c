@@ -11,8 +11,7 @@
 #include "ossa/ik.h"
 #include "ossa/model.h"
 
-#define BENCH_BATCH 256 /* calls between clock reads */
-#define TARGETS     64
+#define TARGETS 64
 
 /* The joints of a rig the benchmark knows. */
 typedef struct known_rig {
@@ -54,21 +53,12 @@ static void run_call(ik_case *c, int i) {
 }
 
 /* Fastest ns per call over the slices. */
+static void call_case(void *context, long i) {
+    run_call(context, (int)i);
+}
+
 static double measure(ik_case *c, double seconds) {
-    double best = -1.0;
-    for (int slice = 0; slice < BENCH_SLICES; slice++) {
-        double start = bench_now_ns(), elapsed;
-        long calls = 0;
-        do {
-            for (int i = 0; i < BENCH_BATCH; i++)
-                run_call(c, (int)calls + i);
-            calls += BENCH_BATCH;
-            elapsed = bench_now_ns() - start;
-        } while (elapsed < seconds / BENCH_SLICES * 1e9);
-        double ns = elapsed / (double)calls;
-        if (best < 0.0 || ns < best) best = ns;
-    }
-    return best;
+    return bench_fastest_ns_per_call(call_case, c, seconds);
 }
 
 /* Targets around a node: directions spread over a sphere, at 0.8 x `radius`. */

@@ -10,8 +10,6 @@
 #include "bench_clock.h"
 #include "ossa/motion.h"
 
-#define BENCH_BATCH 256 /* calls between clock reads */
-
 volatile double bench_motion_sink;
 
 /* Roots the benchmark knows, with their up axis in the root's parent space. */
@@ -42,21 +40,13 @@ static void run_call(motion_case *c, long i) {
     c->sink += m.translation[0];
 }
 
+/* Fastest ns per call over the slices. */
+static void call_case(void *context, long i) {
+    run_call(context, i);
+}
+
 static double measure(motion_case *c, double seconds) {
-    double best = -1.0;
-    for (int slice = 0; slice < BENCH_SLICES; slice++) {
-        double start = bench_now_ns(), elapsed;
-        long calls = 0;
-        do {
-            for (int i = 0; i < BENCH_BATCH; i++)
-                run_call(c, calls + i);
-            calls += BENCH_BATCH;
-            elapsed = bench_now_ns() - start;
-        } while (elapsed < seconds / BENCH_SLICES * 1e9);
-        double ns = elapsed / (double)calls;
-        if (best < 0.0 || ns < best) best = ns;
-    }
-    return best;
+    return bench_fastest_ns_per_call(call_case, c, seconds);
 }
 
 int bench_motion(const char *model_path, double seconds, bench_motion_result *rows) {
