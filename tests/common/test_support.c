@@ -148,3 +148,16 @@ int ossa_test_run_cli(const char *args, char **out, char **err) {
     remove(err_path);
     return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+void *ossa_test_counting_alloc(void *user, size_t size) {
+    ossa_test_counting *c = user;
+    if (++c->calls == c->fail_at) return NULL;
+    c->live++;
+    return malloc(size);
+}
+
+void ossa_test_counting_free(void *user, void *ptr) {
+    ossa_test_counting *c = user;
+    if (ptr) c->live--;
+    free(ptr);
+}

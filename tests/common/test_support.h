@@ -59,4 +59,12 @@ int ossa_test_run_cli(const char *args, char **out, char **err);
 void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
                     void *user);
 
+/* An allocator (ossa_allocator's alloc/free with a `ossa_test_counting *` as user) that counts
+ * calls and live blocks and fails the fail_at-th call (never when fail_at is 0). */
+typedef struct ossa_test_counting {
+    long calls, fail_at, live;
+} ossa_test_counting;
+void *ossa_test_counting_alloc(void *user, size_t size);
+void ossa_test_counting_free(void *user, void *ptr);
+
 #endif

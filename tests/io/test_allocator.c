@@ -8,29 +8,12 @@
 #include "ossa/document.h"
 #include "test_support.h"
 
-typedef struct counting {
-    long calls, fail_at, live;
-} counting;
-
-static void *counting_alloc(void *user, size_t size) {
-    counting *c = user;
-    if (++c->calls == c->fail_at) return NULL;
-    c->live++;
-    return malloc(size);
-}
-
-static void counting_free(void *user, void *ptr) {
-    counting *c = user;
-    if (ptr) c->live--;
-    free(ptr);
-}
-
 static void exhaust(const char *relative) {
-    counting c;
+    ossa_test_counting c;
     ossa_load_options options;
     memset(&options, 0, sizeof options);
-    options.allocator.alloc = counting_alloc;
-    options.allocator.free = counting_free;
+    options.allocator.alloc = ossa_test_counting_alloc;
+    options.allocator.free = ossa_test_counting_free;
     options.allocator.user = &c;
     const char *path = ossa_test_shared_path(relative);
     char copy[1024];

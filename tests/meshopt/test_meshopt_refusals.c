@@ -382,31 +382,14 @@ static void check_flips(void) {
            loaded);
 }
 
-typedef struct counting {
-    long calls, fail_at, live;
-} counting;
-
-static void *counting_alloc(void *user, size_t size) {
-    counting *c = user;
-    if (++c->calls == c->fail_at) return NULL;
-    c->live++;
-    return malloc(size);
-}
-
-static void counting_free(void *user, void *ptr) {
-    counting *c = user;
-    if (ptr) c->live--;
-    free(ptr);
-}
-
 /* An allocator failing at its Nth call, for every N until the load succeeds: always out of
  * memory with nothing left allocated (the decoding state and views decoded aside included). */
 static void exhaust(const char *label, const char *json, const uint8_t *data, size_t size) {
-    counting c;
+    ossa_test_counting c;
     ossa_load_options options;
     memset(&options, 0, sizeof options);
-    options.allocator.alloc = counting_alloc;
-    options.allocator.free = counting_free;
+    options.allocator.alloc = ossa_test_counting_alloc;
+    options.allocator.free = ossa_test_counting_free;
     options.allocator.user = &c;
     long wrong = 0, n;
     for (n = 1; n < 10000; n++) {
