@@ -6,6 +6,7 @@
 
 #include "anim/key_search.h"
 #include "anim/track_batch.h"
+#include "anim/track_eval.h"
 #include "clip/clip_compact.h"
 #include "clip/clip_internal.h"
 
@@ -93,28 +94,14 @@ static inline void write_between(const ossa_clip *clip, const ossa_track *track,
     case OSSA_INTERP_STEP:
         memcpy(out, v + (size_t)k * n, n * sizeof(float));
         return;
-    case OSSA_INTERP_LINEAR: { /* weights: LINEAR rotations, translations, scales are batched */
-        const float *a = v + (size_t)k * n, *b = a + n;
-        for (uint32_t c = 0; c < n; c++)
-            out[c] = a[c] + (b[c] - a[c]) * u;
+    case OSSA_INTERP_LINEAR: /* weights: LINEAR rotations, translations, scales are batched */
+        ossa_lerp_components(v + (size_t)k * n, v + (size_t)(k + 1) * n, n, u, out);
         return;
-    }
     default: {
         /* Key layout: in-tangent, value, out-tangent. */
         const float *k0 = v + (size_t)k * 3 * n, *k1 = k0 + 3 * n;
-        float u2 = u * u, u3 = u2 * u;
-        float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = (u3 - 2.0f * u2 + u) * dt;
-        float h01 = -2.0f * u3 + 3.0f * u2, h11 = (u3 - u2) * dt;
-        for (uint32_t c = 0; c < n; c++)
-            out[c] = h00 * k0[n + c] + h10 * k0[2 * n + c] + h01 * k1[n + c] + h11 * k1[c];
-        if (track->path == OSSA_PATH_ROTATION) {
-            float len2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
-            if (len2 > 0.0f) {
-                float s = 1.0f / sqrtf(len2);
-                for (int c = 0; c < 4; c++)
-                    out[c] *= s;
-            }
-        }
+        ossa_hermite(k0 + n, k0 + 2 * n, k1 + n, k1, n, u, dt, out);
+        if (track->path == OSSA_PATH_ROTATION) ossa_quat_normalize(out);
         return;
     }
     }

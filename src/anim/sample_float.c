@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "anim/key_search.h"
+#include "anim/track_eval.h"
 #include "clip/clip_internal.h"
 
 uint32_t ossa_clip_float_track_sample(const ossa_clip *clip, uint32_t track, float time,
@@ -20,17 +21,10 @@ uint32_t ossa_clip_float_track_sample(const ossa_clip *clip, uint32_t track, flo
             float dt = t->times[k + 1] - t->times[k];
             float u = (time - t->times[k]) / dt;
             const float *a = v + k * stride, *b = a + stride;
-            if (!cubic) {
-                for (uint32_t c = 0; c < n; c++)
-                    out[c] = a[c] + (b[c] - a[c]) * u;
-                return n;
-            }
-            float u2 = u * u, u3 = u2 * u;
-            float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = (u3 - 2.0f * u2 + u) * dt;
-            float h01 = -2.0f * u3 + 3.0f * u2, h11 = (u3 - u2) * dt;
-            const float *out_tangent = a + n, *in_tangent = b - n; /* of keys k and k + 1 */
-            for (uint32_t c = 0; c < n; c++)
-                out[c] = h00 * a[c] + h10 * out_tangent[c] + h01 * b[c] + h11 * in_tangent[c];
+            if (cubic) /* the out-tangent of key k, the in-tangent of key k + 1 */
+                ossa_hermite(a, a + n, b, b - n, n, u, dt, out);
+            else
+                ossa_lerp_components(a, b, n, u, out);
             return n;
         }
     }

@@ -6,6 +6,7 @@
 
 #include "anim/key_search.h"
 #include "anim/slerp.h"
+#include "anim/track_eval.h"
 #include "clip/clip_internal.h"
 #include "mix/mix_internal.h"
 #include "motion/motion_internal.h"
@@ -30,25 +31,15 @@ static void sample_track(const ossa_clip *clip, const ossa_timeline *tl, const o
     float dt = times[k + 1] - times[k], u = (time - times[k]) / dt;
     if (!cubic) {
         const float *a = v + (size_t)k * n, *b = a + n;
-        if (track->path == OSSA_PATH_ROTATION) {
+        if (track->path == OSSA_PATH_ROTATION)
             ossa_quat_slerp(a, b, u, out);
-            return;
-        }
-        for (uint32_t c = 0; c < n; c++)
-            out[c] = a[c] + (b[c] - a[c]) * u;
+        else
+            ossa_lerp_components(a, b, n, u, out);
         return;
     }
-    const float *k0 = v + (size_t)k * 3 * n, *k1 = k0 + 3 * n;
-    float u2 = u * u, u3 = u2 * u;
-    float h00 = 2 * u3 - 3 * u2 + 1, h10 = (u3 - 2 * u2 + u) * dt;
-    float h01 = -2 * u3 + 3 * u2, h11 = (u3 - u2) * dt;
-    for (uint32_t c = 0; c < n; c++)
-        out[c] = h00 * k0[n + c] + h10 * k0[2 * n + c] + h01 * k1[n + c] + h11 * k1[c];
-    if (track->path == OSSA_PATH_ROTATION) {
-        float len2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
-        for (int c = 0; len2 > 0 && c < 4; c++)
-            out[c] /= sqrtf(len2);
-    }
+    const float *k0 = v + (size_t)k * 3 * n, *k1 = k0 + 3 * n; /* in-tangent, value, out-tangent */
+    ossa_hermite(k0 + n, k0 + 2 * n, k1 + n, k1, n, u, dt, out);
+    if (track->path == OSSA_PATH_ROTATION) ossa_quat_normalize(out);
 }
 
 void ossa_motion_sample_root(const ossa_clip *clip, int32_t node, float time, ossa_trs *out) {
