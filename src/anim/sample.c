@@ -237,13 +237,23 @@ ossa_result ossa_clips_sample(const ossa_rig *rig, const ossa_clip *const *clips
     return OSSA_OK;
 }
 
+/* fmod(x, period) for x >= 0, without libm's loop in the common case: with n the truncated
+ * quotient, x - n period is fmod's exact result whenever n is right, and one fused
+ * multiply-add computes it exactly then. A wrong n leaves the result outside [0, period)
+ * (rounding cannot bring it inside: both ends are representable), and libm decides. */
+static double wrap_positive(double x, double period) {
+    double r = fma(-trunc(x / period), period, x);
+    if (r >= 0.0 && r < period && !signbit(r)) return r;
+    return fmod(x, period);
+}
+
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap) {
     double start = clip->start, duration = clip->duration;
     if (!(duration > 0.0) || isnan(clock)) return clip->start;
     double r;
     switch (wrap) {
     case OSSA_WRAP_LOOP:
-        r = fmod(clock - start, duration);
+        r = clock >= start ? wrap_positive(clock - start, duration) : fmod(clock - start, duration);
         if (r < 0.0) r += duration;
         return (float)(start + r);
     case OSSA_WRAP_PING_PONG:

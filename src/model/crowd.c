@@ -6,7 +6,8 @@
 #include "clip/clip_internal.h"
 #include "model/model_internal.h"
 
-#define CHECK_GRAIN 256 /* characters per chunk of the check over the pool */
+#define CHECK_GRAIN  256 /* characters per chunk of the check over the pool */
+#define UPDATE_GRAIN 64  /* characters per chunk of the update: fewer chunks, less contention */
 
 typedef struct crowd_job {
     ossa_character *const *characters;
@@ -62,7 +63,7 @@ ossa_result ossa_characters_update(ossa_character *const *characters, uint32_t c
         return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", message);
     }
     if (pool)
-        ossa_thread_pool_for(pool, count, 16, update_range, &job);
+        ossa_thread_pool_for(pool, count, UPDATE_GRAIN, update_range, &job);
     else
         update_range(&job, 0, count);
     return OSSA_OK;
