@@ -344,6 +344,23 @@ static void test_interpolation(void) {
     CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_PING_PONG) == 3.0f);
     CHECK(ossa_clip_time(&clip, 9.0, OSSA_WRAP_PING_PONG) == 1.0f);
     CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_PING_PONG) == 1.0f);
+    /* Looping takes a shortcut past fmod: the same float for any clock, including clocks just
+     * below and at multiples of awkward durations and clocks far past the clip. */
+    const float durations[] = {4.0f, 0.1f, 1.0f / 3.0f, 2.4166667f, 1e-3f};
+    for (int d = 0; d < 5; d++) {
+        ossa_clip wrapped = clip;
+        wrapped.start = 0.25f;
+        wrapped.duration = durations[d];
+        wrapped.end = wrapped.start + wrapped.duration;
+        for (int i = 0; i < 20000; i++) {
+            double clock = i % 3 == 0   ? frand() * 1e4
+                           : i % 3 == 1 ? wrapped.start + durations[d] * (i / 3)
+                                        : nextafter(wrapped.start + durations[d] * (i / 3), 0.0);
+            double r = fmod(clock - wrapped.start, durations[d]);
+            float expect = (float)(wrapped.start + (r < 0.0 ? r + durations[d] : r));
+            CHECK(ossa_clip_time(&wrapped, clock, OSSA_WRAP_LOOP) == expect);
+        }
+    }
 }
 
 /* T * R * S against the textbook formula in double precision (rotation used as given). */
