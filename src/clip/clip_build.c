@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "anim/track_batch.h"
@@ -205,6 +206,16 @@ static uint32_t list_targets(const ossa_document *doc, const ossa_animation *ani
     return count;
 }
 
+/* Rotation key components (values and tangents) below 2^-40 in magnitude become zero. A unit
+ * quaternion holds about 24 bits, so they change no rotation; but exporters leave values such as
+ * 1e-22 where they mean zero, and their products are subnormal floats, which Intel processors
+ * compute through microcode assists: they made Fox's Run sample 1.5 times slower, and its compact
+ * form 3 times, on an Intel Xeon. */
+static void flush_tiny(float *values, uint64_t count) {
+    for (uint64_t i = 0; i < count; i++)
+        if (fabsf(values[i]) < 0x1p-40f) values[i] = 0.0f;
+}
+
 static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_clip *clip,
                               clip_scratch *scratch, ossa_trs *base, float *base_weights,
                               uint8_t *node_paths) {
@@ -260,6 +271,7 @@ static ossa_result build_clip(build_state *st, const ossa_animation *anim, ossa_
             uint32_t stride = cubic ? 12 : 4;
             for (uint32_t k = 0; k < keys; k++)
                 xf_quat_normalize(key_values + k * stride + (cubic ? 4 : 0));
+            flush_tiny(key_values, floats);
         }
         if (keys == 1 || is_constant(key_values, keys, comps, cubic)) {
             float *slot = (ch_path == OSSA_PATH_WEIGHTS ? base_weights : (float *)base) +
