@@ -1,11 +1,11 @@
 /* Sampling compact clips (clip_compact.h): per timeline one key search, then its tracks decoded
- * from 16 bits and interpolated, class by class. The AVX-512 path (sample_compact_avx512.c) does
- * sixteen tracks per register; this file holds the portable path, the same operations one track
- * at a time, and the choice between them. Nothing is decompressed ahead of time. */
+ * from 16 bits and interpolated (rotations by normalized lerp), class by class. The AVX-512 path
+ * (sample_compact_avx512.c) does sixteen tracks per register; this file holds the portable path,
+ * the same operations one track at a time, and the choice between them. Nothing is decompressed
+ * ahead of time. */
 #include <string.h>
 
 #include "anim/key_search.h"
-#include "anim/slerp.h"
 #include "clip/clip_compact.h"
 
 /* Where a timeline's ranges and per-track arrays start. */
@@ -48,17 +48,18 @@ static void between_portable(const struct ossa_compact *c, const ossa_compact_ti
     classes s = classes_of(c, tl);
     const uint16_t *row0 = c->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
     const uint16_t *row1 = row0 + ossa_compact_stride(tl);
-    float a[4], b[4];
+    float a[4], b[4], g, h2;
+    ossa_compact_nlerp_factors(u, &g, &h2);
     uint32_t t = 0;
     for (uint32_t j = 0; j < tl->rot3; j++, t++) {
         rot3_at(tl, &s, row0, j, a);
         rot3_at(tl, &s, row1, j, b);
-        ossa_quat_slerp(a, b, u, local + s.targets[t]);
+        ossa_compact_nlerp(a, b, u, g, h2, local + s.targets[t]);
     }
     for (uint32_t j = 0; j < tl->rot4; j++, t++) {
         rot4_at(tl, row0, j, a);
         rot4_at(tl, row1, j, b);
-        ossa_quat_slerp(a, b, u, local + s.targets[t]);
+        ossa_compact_nlerp(a, b, u, g, h2, local + s.targets[t]);
     }
     for (uint32_t j = 0; j < tl->vec; j++, t++) {
         vec_at(tl, &s, row0, j, a);

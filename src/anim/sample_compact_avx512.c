@@ -1,6 +1,6 @@
 /* Compact clips sampled sixteen tracks per register (clip_compact.h). A row holds each
  * component of a class's tracks contiguously, so one masked load of sixteen uint16 and a
- * conversion give sixteen tracks' component; decoding, slerp (the steps of ossa_quat_slerp) and
+ * conversion give sixteen tracks' component; decoding, normalized lerp (ossa_compact_nlerp) and
  * lerp run on component vectors, and a 4x4 transpose per 128-bit block writes each track's
  * quaternion or vector to its target. No FMA: each lane rounds as the portable path does. */
 #include "clip/clip_compact.h"
@@ -132,91 +132,48 @@ static INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n, _
 #undef STORE_LANE
 }
 
-/* Term i + 1 of ossa_quat_slerp's series is t2 * series_a[i] - series_b[i]; the constants as
- * slerp.c's SERIES_STEP folds them. */
-#define SERIES_A(i) (1.0f / ((i) * (2.0f * (i) + 1.0f)))
-#define SERIES_B(i) ((i) / (2.0f * (i) + 1.0f))
-static const float series_a[7] = {SERIES_A(1.0f), SERIES_A(2.0f), SERIES_A(3.0f), SERIES_A(4.0f),
-                                  SERIES_A(5.0f), SERIES_A(6.0f), SERIES_A(7.0f)};
-static const float series_b[7] = {SERIES_B(1.0f), SERIES_B(2.0f), SERIES_B(3.0f), SERIES_B(4.0f),
-                                  SERIES_B(5.0f), SERIES_B(6.0f), SERIES_B(7.0f)};
-
-/* The per-call factors of ossa_quat_slerp's series (they depend on the parameter only). */
-typedef struct slerp_factors {
-    int first_half;
-    float p, s;          /* the two parameters of the series */
-    __m512 fp[7], fs[7]; /* term i + 1 */
-} slerp_factors;
-
-static INLINE void slerp_prepare(float t, slerp_factors *f) {
-    f->first_half = t <= 0.5f;
-    f->s = f->first_half ? 2.0f * t : 2.0f * t - 1.0f;
-    f->p = 1.0f - f->s;
-    float p2 = f->p * f->p, s2 = f->s * f->s;
-    UNROLL
-    for (int i = 0; i < 7; i++) {
-        f->fp[i] = _mm512_set1_ps(p2 * series_a[i] - series_b[i]);
-        f->fs[i] = _mm512_set1_ps(s2 * series_a[i] - series_b[i]);
-    }
-}
-
-/* ossa_quat_slerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
- * tracks, a, b, out holding four vectors per block: two blocks' steps interleave, so that the
- * processor runs their long dependency chains side by side. */
-static INLINE void slerp16(const __m512 *a, const __m512 *b, const slerp_factors *f, __m512 *out,
-                           int blocks) {
-    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    __m512 sign[2], half_cos[2], to_mid[2], xm1[2], ap[2], as[2], w0[2], w1[2];
+/* ossa_compact_nlerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
+ * tracks, a, b, out holding four vectors per block; u, ga, gb as there, in every lane. */
+static INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga, __m512 gb,
+                           __m512 *out, int blocks) {
+    __m512 one = _mm512_set1_ps(1.0f);
     UNROLL
     for (int h = 0; h < blocks; h++) {
         const __m512 *p = a + 4 * h, *q = b + 4 * h;
+        __m512 *r = out + 4 * h;
         __m512 d = _mm512_add_ps(
             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p[0], q[0]), _mm512_mul_ps(p[1], q[1])),
                           _mm512_mul_ps(p[2], q[2])),
             _mm512_mul_ps(p[3], q[3]));
         __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
-        sign[h] = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
-        __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
-        half_cos[h] = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
-    }
-    UNROLL
-    for (int h = 0; h < blocks; h++) {
-        to_mid[h] = _mm512_div_ps(half, half_cos[h]);
-        xm1[h] = _mm512_sub_ps(half_cos[h], one);
-        ap[h] = as[h] = one;
-    }
-    UNROLL
-    for (int i = 6; i >= 0; i--) {
+        __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+        __m512 x = _mm512_sub_ps(one, _mm512_mul_ps(sign, d)), x2 = _mm512_mul_ps(x, x);
+        __m512 pa = _mm512_add_ps(
+            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_A1)),
+            _mm512_mul_ps(x2, _mm512_add_ps(_mm512_set1_ps(OSSA_NLERP_A2),
+                                            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_A3)))));
+        __m512 pb = _mm512_add_ps(
+            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_B1)),
+            _mm512_mul_ps(x2, _mm512_add_ps(_mm512_set1_ps(OSSA_NLERP_B2),
+                                            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_B3)))));
+        __m512 v = _mm512_add_ps(u, _mm512_add_ps(_mm512_mul_ps(ga, pa), _mm512_mul_ps(gb, pb)));
+        __m512 len2 = _mm512_setzero_ps();
         UNROLL
-        for (int h = 0; h < blocks; h++) {
-            ap[h] = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1[h], f->fp[i]), ap[h]));
-            as[h] = _mm512_add_ps(one, _mm512_mul_ps(_mm512_mul_ps(xm1[h], f->fs[i]), as[h]));
+        for (int c = 0; c < 4; c++) {
+            r[c] = _mm512_add_ps(p[c],
+                                 _mm512_mul_ps(_mm512_sub_ps(_mm512_mul_ps(sign, q[c]), p[c]), v));
+            len2 = c ? _mm512_add_ps(len2, _mm512_mul_ps(r[c], r[c])) : _mm512_mul_ps(r[c], r[c]);
         }
-    }
-    UNROLL
-    for (int h = 0; h < blocks; h++) {
-        __m512 rp = _mm512_mul_ps(_mm512_set1_ps(f->p), ap[h]);
-        __m512 rs = _mm512_mul_ps(_mm512_set1_ps(f->s), as[h]);
-        if (f->first_half) { /* rp: towards a, rs: towards the midpoint */
-            w0[h] = _mm512_add_ps(rp, _mm512_mul_ps(rs, to_mid[h]));
-            w1[h] = _mm512_mul_ps(rs, to_mid[h]);
-        } else { /* rp: towards the midpoint, rs: towards b */
-            w0[h] = _mm512_mul_ps(rp, to_mid[h]);
-            w1[h] = _mm512_add_ps(_mm512_mul_ps(rp, to_mid[h]), rs);
-        }
-        w1[h] = _mm512_mul_ps(w1[h], sign[h]);
-    }
-    UNROLL
-    for (int h = 0; h < blocks; h++) {
+        __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ),
+                                        one, _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
         UNROLL
         for (int c = 0; c < 4; c++)
-            out[4 * h + c] = _mm512_add_ps(_mm512_mul_ps(w0[h], a[4 * h + c]),
-                                           _mm512_mul_ps(w1[h], b[4 * h + c]));
+            r[c] = _mm512_mul_ps(r[c], s);
     }
 }
 
 /* The rotations of a block starting at rot3 track j of a row: up to sixteen rot3 tracks and,
- * in a last block with room, the `merged` rot4 tracks after them (one slerp instead of two).
+ * in a last block with room, the `merged` rot4 tracks after them (one nlerp instead of two).
  * Returns the lanes used; lane i is track j + i of the timeline's rotations. */
 static INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
                                         const uint8_t *dropped, uint32_t r3, uint32_t r4,
@@ -252,9 +209,10 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
     __m512 a[8], b[8], out[8];
     const uint16_t *vec_targets = targets + tl->rot3 + tl->rot4;
     __m512 vu = _mm512_set1_ps(u);
+    float ga, gb;
+    ossa_compact_nlerp_factors(u, &ga, &gb);
+    __m512 vga = _mm512_set1_ps(ga), vgb = _mm512_set1_ps(gb);
     if (tl->rot3 + tl->rot4) {
-        slerp_factors f;
-        slerp_prepare(u, &f);
         uint32_t merged = merged_rot4(tl);
         for (uint32_t j = 0; j < tl->rot3; j += 32) { /* two blocks at a time */
             uint32_t n = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged, j, a);
@@ -263,10 +221,10 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
                 uint32_t n1 = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged,
                                                j + 16, a + 4);
                 decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j + 16, b + 4);
-                slerp16(a, b, &f, out, 2);
+                nlerp16(a, b, vu, vga, vgb, out, 2);
                 store(out + 4, targets + j + 16, n1, 0xf, local);
             } else {
-                slerp16(a, b, &f, out, 1);
+                nlerp16(a, b, vu, vga, vgb, out, 1);
             }
             store(out, targets + j, n, 0xf, local);
         }
@@ -275,7 +233,7 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
             __mmask16 m = lanes(tl->rot4 - j);
             decode_rot4(row0, tl->rot4, j, m, a);
             decode_rot4(row1, tl->rot4, j, m, b);
-            slerp16(a, b, &f, out, 1);
+            nlerp16(a, b, vu, vga, vgb, out, 1);
             store(out, targets + j, tl->rot4 - j, 0xf, local);
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;

@@ -184,11 +184,14 @@ static int segment_fits(const timeline_work *w, uint32_t j, uint32_t a, uint32_t
             const float *va = w->decoded + ((size_t)a * w->tracks + j) * 4;
             const float *vb = w->decoded + ((size_t)b * w->tracks + j) * 4;
             float got[4];
-            if (w->meta[j].path == OSSA_PATH_ROTATION)
-                ossa_quat_slerp(va, vb, u, got);
-            else
+            if (w->meta[j].path == OSSA_PATH_ROTATION) {
+                float g, h2;
+                ossa_compact_nlerp_factors(u, &g, &h2);
+                ossa_compact_nlerp(va, vb, u, g, h2, got);
+            } else {
                 for (int c = 0; c < 3; c++)
                     got[c] = va[c] + (vb[c] - va[c]) * u;
+            }
             if (!(deviation(w->meta[j].path, got, original(w, j, k)) <= w->tolerance[j])) return 0;
         }
     }

@@ -130,6 +130,47 @@ static inline void ossa_compact_decode_rot4(const uint16_t *q, ptrdiff_t q_strid
         out[c] *= s;
 }
 
+/* Compact rotations interpolate by normalized lerp, a + (b' - a) v scaled to unit length, b' being
+ * b or -b, whichever is nearer a. A normalized lerp moves along slerp's arc but at the wrong
+ * pace; v = u + u (u - 1/2) (u - 1) (A + B (u - 1/2)^2), with A and B cubics in x = 1 - |a.b|
+ * fitted to the exact pace sin(u t) / (sin(u t) + sin((1 - u) t)), t the angle between a and b,
+ * corrects it to within 1e-6 rad up to 0.2 rad between keys, 8e-5 rad up to 2.4 rad (against
+ * 2e-3 and 0.06 uncorrected), at a fraction of slerp's cost. The builder measures the error of
+ * what this gives (its key reduction and its world-space check both sample it), so the declared
+ * error holds. The reference of every sampling path, operation by operation. */
+#define OSSA_NLERP_A1 0.672002f
+#define OSSA_NLERP_A2 0.110299f
+#define OSSA_NLERP_A3 0.0655997f
+#define OSSA_NLERP_B1 0.0855781f
+#define OSSA_NLERP_B2 0.152854f
+#define OSSA_NLERP_B3 0.797186f
+
+/* The factors of v that depend on u only: ga = u (u - 1/2) (u - 1), gb = ga (u - 1/2)^2. */
+static inline void ossa_compact_nlerp_factors(float u, float *ga, float *gb) {
+    float h = u - 0.5f;
+    *ga = u * h * (u - 1.0f);
+    *gb = *ga * (h * h);
+}
+
+/* v is evaluated in short chains (x A1 + x^2 (A2 + x A3)): it is on the latency path of a
+ * timeline's sample. */
+static inline void ossa_compact_nlerp(const float *a, const float *b, float u, float ga, float gb,
+                                      float *out) {
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    float sign = d < 0.0f ? -1.0f : 1.0f;
+    float x = 1.0f - sign * d, x2 = x * x;
+    float pa = x * OSSA_NLERP_A1 + x2 * (OSSA_NLERP_A2 + x * OSSA_NLERP_A3);
+    float pb = x * OSSA_NLERP_B1 + x2 * (OSSA_NLERP_B2 + x * OSSA_NLERP_B3);
+    float v = u + (ga * pa + gb * pb), len2 = 0.0f;
+    for (int c = 0; c < 4; c++) {
+        out[c] = a[c] + (sign * b[c] - a[c]) * v;
+        len2 += out[c] * out[c];
+    }
+    float s = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
+    for (int c = 0; c < 4; c++)
+        out[c] *= s;
+}
+
 #ifdef OSSA_ANIM_AVX512
 /* 1 when this CPU runs the two functions below (AVX-512F, VL and BW). */
 int ossa_compact_avx512_supported(void);
