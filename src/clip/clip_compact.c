@@ -391,7 +391,7 @@ static int prepare_timeline(compact_state *st, const ossa_clip *plain, const oss
         const ossa_track *t = &plain->tracks[tl->first_track + i];
         float tolerance = t->path == OSSA_PATH_TRANSLATION ? allowance / st->parent_scale[t->node]
                                                            : allowance / st->lever[t->node];
-        float value[4];
+        float value[4] = {0}; /* gcc -O3 cannot tell that fold_value sets what it reads */
         if (allowance > 0.0f && fold_value(plain, tl, i, tolerance, value)) {
             memcpy((float *)base + t->target_offset, value, t->components * sizeof(float));
             (*folded)++;
