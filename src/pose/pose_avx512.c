@@ -11,8 +11,6 @@
 OSSA_TARGET_BEGIN("avx512f,fma")
 #include <immintrin.h>
 
-#define M12 0x0fff /* the twelve lanes of a 3x4 matrix */
-
 int ossa_pose_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f");
 }
@@ -39,6 +37,17 @@ static inline __m512 mul_mem(__m512 a, const float *b) {
     return mul_rows(a, _mm512_broadcast_f32x4(_mm_loadu_ps(b)),
                     _mm512_broadcast_f32x4(_mm_loadu_ps(b + 4)),
                     _mm512_broadcast_f32x4(_mm_loadu_ps(b + 8)));
+}
+
+/* A 3x4 matrix from memory into lanes 0-11 (12-15 zero), and back: 32 and 16 bytes at a time,
+ * cheaper on Intel than masked loads and stores, half of which cross a cache line. */
+static inline __m512 load12(const float *m) {
+    return _mm512_insertf32x4(_mm512_zextps256_ps512(_mm256_loadu_ps(m)), _mm_loadu_ps(m + 8), 2);
+}
+
+static inline void store12(float *out, __m512 v) {
+    _mm256_storeu_ps(out, _mm512_castps512_ps256(v));
+    _mm_storeu_ps(out + 8, _mm512_extractf32x4_ps(v, 2));
 }
 
 /* T * R * S of a TRS. Entry (r, c) of the rotation is C + K (A1 A2 + B1 B2) as in
@@ -77,8 +86,7 @@ static inline __m512 local_from_trs(const ossa_trs *trs) {
 /* Local matrix of node i. */
 static inline __m512 local_matrix(const uint8_t *fixed, const float *fixed_local,
                                   const ossa_trs *local, uint32_t i) {
-    return fixed[i] ? _mm512_maskz_loadu_ps(M12, fixed_local + 12 * (size_t)i)
-                    : local_from_trs(&local[i]);
+    return fixed[i] ? load12(fixed_local + 12 * (size_t)i) : local_from_trs(&local[i]);
 }
 
 /* The rig's arrays are read into locals first: the intrinsic stores may alias anything, so the
@@ -95,10 +103,10 @@ void ossa_fk_matrices_avx512(const ossa_rig *rig, const ossa_pose *pose, float *
         int32_t pi = parent[i];
         if (pi >= 0) {
             /* In chains of joints the parent is the previous node, still in p. */
-            if (pi != (int32_t)i - 1) p = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)pi);
+            if (pi != (int32_t)i - 1) p = load12(world + 12 * (size_t)pi);
             l = mul(p, l);
         }
-        _mm512_mask_storeu_ps(world + 12 * (size_t)i, M12, l);
+        store12(world + 12 * (size_t)i, l);
         p = l;
     }
 }
@@ -110,17 +118,15 @@ void ossa_palette_avx512(const ossa_rig_skin *skin, const float *to_mesh, const 
     const float *inverse_bind = skin->inverse_bind;
     if (!to_mesh) {
         for (uint32_t j = 0; j < count; j++) {
-            __m512 w = _mm512_maskz_loadu_ps(M12, world + 12 * (size_t)joints[j]);
-            _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
-                                  mul_mem(w, inverse_bind + 12 * (size_t)j));
+            __m512 w = load12(world + 12 * (size_t)joints[j]);
+            store12(palette + 12 * (size_t)j, mul_mem(w, inverse_bind + 12 * (size_t)j));
         }
         return;
     }
-    __m512 m = _mm512_maskz_loadu_ps(M12, to_mesh);
+    __m512 m = load12(to_mesh);
     for (uint32_t j = 0; j < count; j++) {
         __m512 w = mul_mem(m, world + 12 * (size_t)joints[j]);
-        _mm512_mask_storeu_ps(palette + 12 * (size_t)j, M12,
-                              mul_mem(w, inverse_bind + 12 * (size_t)j));
+        store12(palette + 12 * (size_t)j, mul_mem(w, inverse_bind + 12 * (size_t)j));
     }
 }
 
