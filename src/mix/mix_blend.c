@@ -6,6 +6,12 @@
 
 #include "mix/mix_internal.h"
 
+static int force_portable; /* ossa_mix_force_portable */
+
+void ossa_mix_force_portable(int portable) {
+    force_portable = portable;
+}
+
 void ossa_mix_blend_begin(const ossa_rig *rig, float *sums, ossa_pose *out) {
     memset(out->local, 0, rig->node_count * sizeof *out->local);
     if (rig->weight_total) memset(out->weights, 0, rig->weight_total * sizeof *out->weights);
@@ -33,26 +39,31 @@ static inline void add_weighted(ossa_trs *acc, const ossa_trs *x, float e) {
     acc->scale[0] = s0, acc->scale[1] = s1, acc->scale[2] = s2;
 }
 
-static inline void add_weights(const ossa_rig *rig, uint32_t node, float *acc, const float *x,
-                               float e) {
-    uint32_t first = rig->weight_offset[node], count = rig->weight_count[node];
-    for (uint32_t k = first; k < first + count; k++)
-        acc[k] += e * x[k];
-}
-
 void ossa_mix_blend_normal(const ossa_rig *rig, const ossa_pose *layer, double weight,
                            const float *mask, float *sums, ossa_pose *out) {
+#ifdef OSSA_MIX_AVX512
+    if (!force_portable && ossa_mix_avx512_supported()) {
+        ossa_mix_blend_normal_avx512(rig, layer, weight, mask, sums, out);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < rig->node_count; j++) {
         float e = (float)(mask ? weight * mask[j] : weight);
         if (!(e > 0)) continue;
         add_weighted(&out->local[j], &layer->local[j], e);
-        add_weights(rig, j, out->weights, layer->weights, e);
+        ossa_mix_add_weights(rig, j, out->weights, layer->weights, e);
         sums[j] += e;
     }
 }
 
 void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *sums,
                            ossa_pose *out) {
+#ifdef OSSA_MIX_AVX512
+    if (!force_portable && ossa_mix_avx512_supported()) {
+        ossa_mix_blend_finish_avx512(rig, threshold, sums, out);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < rig->node_count; j++) {
         float sum = sums[j];
         float r = sum < threshold ? threshold - sum : 0.0f;
@@ -67,7 +78,7 @@ void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *su
         }
         if (r > 0) {
             add_weighted(trs, &rig->rest[j], r);
-            add_weights(rig, j, out->weights, rig->rest_weights, r);
+            ossa_mix_add_weights(rig, j, out->weights, rig->rest_weights, r);
         }
         /* One division per node, not ten: divisions dominated the cost of mixing. */
         float inverse = 1.0f / total;

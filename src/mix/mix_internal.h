@@ -73,6 +73,31 @@ void ossa_mix_blend_additive(const ossa_rig *rig, const ossa_pose *layer,
                              const ossa_pose *reference, double weight, const float *mask,
                              ossa_pose *out);
 
+/* acc += e * x over the morph weights of one node (blend rules). */
+static inline void ossa_mix_add_weights(const ossa_rig *rig, uint32_t node, float *acc,
+                                        const float *x, float e) {
+    uint32_t first = rig->weight_offset[node], count = rig->weight_count[node];
+    for (uint32_t k = first; k < first + count; k++)
+        acc[k] += e * x[k];
+}
+
+/* Tests: 1 makes the blending rules take the portable code even where the AVX-512 code runs, 0
+ * (the default) lets them choose. Not for use while other threads mix. */
+void ossa_mix_force_portable(int portable);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OSSA_MIX_AVX512 1
+/* 1 when this CPU runs the two functions below (AVX-512F and VL). */
+int ossa_mix_avx512_supported(void);
+
+/* ossa_mix_blend_normal and ossa_mix_blend_finish with each node's translation, rotation and scale
+ * in one register (mix_blend_avx512.c): the same operations in the same order, the same bits. */
+void ossa_mix_blend_normal_avx512(const ossa_rig *rig, const ossa_pose *layer, double weight,
+                                  const float *mask, float *sums, ossa_pose *out);
+void ossa_mix_blend_finish_avx512(const ossa_rig *rig, float threshold, const float *sums,
+                                  ossa_pose *out);
+#endif
+
 /* integral_0^span of W(s) / N(s) ds for W and N linear from (wa, na) to (wb, nb), N >= 0 and
  * W / N the inverse of a weighted mean of positive durations; 0 where both vanish. */
 double ossa_mix_ratio_integral(double wa, double na, double wb, double nb, double span);
