@@ -131,6 +131,12 @@ static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_t
 void ossa_mix_blend_additive(const ossa_rig *rig, const ossa_pose *layer,
                              const ossa_pose *reference, double weight, const float *mask,
                              ossa_pose *out) {
+#ifdef OSSA_MIX_AVX512
+    if (!force_portable && ossa_mix_avx512_supported()) {
+        ossa_mix_blend_additive_avx512(rig, layer, reference, weight, mask, out);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < rig->node_count; j++) {
         float e = (float)(mask ? weight * mask[j] : weight);
         if (!(e > 0)) continue;

@@ -1,11 +1,13 @@
-/* The normal-layer blending rules of mix_blend.c, a node at a time in two registers
- * (mix_internal.h): translation, rotation and scale x in one of 256 bits, scale y and z in one
- * of 128. The scalar code's multiplies and adds in the same order, its dot products computed
- * as it computes them, no FMA: every value has the scalar code's bits. */
+/* The blending rules of mix_blend.c in vector registers (mix_internal.h). Normal layers and the
+ * finishing division take a node at a time in two registers: translation, rotation and scale x
+ * in one of 256 bits, scale y and z in one of 128. Additive layers take their quaternion
+ * products one component per lane. The scalar code's multiplies and adds in the same order, its
+ * dot products computed as it computes them, no FMA: every value has the scalar code's bits. */
 #include "mix/mix_internal.h"
 
 #ifdef OSSA_MIX_AVX512
 #include <math.h>
+#include <string.h>
 
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f,avx512vl")
@@ -86,6 +88,54 @@ void ossa_mix_blend_finish_avx512(const ossa_rig *rig, float threshold, const fl
         scale_trs(trs, NULL, inverse, 1.0f / sqrtf(rotation_dot(trs, trs)));
         for (uint32_t k = first; k < first + count; k++)
             out->weights[k] *= inverse;
+    }
+}
+
+/* Hamilton product a * b of (x, y, z, w) quaternions: mix_blend.c's quat_mul, each component's
+ * four products summed left to right with its signs, one component per lane. */
+static inline __m128 quat_mul(__m128 a, __m128 b) {
+    const __m128 s2 = _mm_setr_ps(0.0f, -0.0f, 0.0f, -0.0f),
+                 s3 = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+    const __m128 s4 = _mm_setr_ps(-0.0f, 0.0f, 0.0f, -0.0f);
+    __m128 t1 = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)), b);
+    __m128 t2 = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)),
+                           _mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)));
+    __m128 t3 = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)),
+                           _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)));
+    __m128 t4 = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)),
+                           _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_add_ps(_mm_add_ps(_mm_add_ps(t1, _mm_xor_ps(t2, s2)), _mm_xor_ps(t3, s3)),
+                      _mm_xor_ps(t4, s4));
+}
+
+/* mix_blend.c's add_difference: the rotation part in registers, the rest as there. */
+static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref, float e) {
+    for (int c = 0; c < 3; c++) {
+        out->translation[c] += e * (x->translation[c] - ref->translation[c]);
+        if (ref->scale[c] != 0 && x->scale[c] != ref->scale[c])
+            out->scale[c] *= 1 + e * (x->scale[c] / ref->scale[c] - 1);
+    }
+    if (!memcmp(x->rotation, ref->rotation, sizeof x->rotation)) return;
+    __m128 conj = _mm_xor_ps(_mm_loadu_ps(ref->rotation), _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f));
+    float d[4], m[4];
+    _mm_storeu_ps(d, quat_mul(conj, _mm_loadu_ps(x->rotation)));
+    float es = e * (d[3] < 0 ? -1.0f : 1.0f);
+    m[0] = es * d[0], m[1] = es * d[1], m[2] = es * d[2], m[3] = (1 - e) + es * d[3];
+    float inverse_length = 1.0f / sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+    __m128 unit = _mm_mul_ps(_mm_loadu_ps(m), _mm_set1_ps(inverse_length));
+    _mm_storeu_ps(out->rotation, quat_mul(_mm_loadu_ps(out->rotation), unit));
+}
+
+void ossa_mix_blend_additive_avx512(const ossa_rig *rig, const ossa_pose *layer,
+                                    const ossa_pose *reference, double weight, const float *mask,
+                                    ossa_pose *out) {
+    for (uint32_t j = 0; j < rig->node_count; j++) {
+        float e = (float)(mask ? weight * mask[j] : weight);
+        if (!(e > 0)) continue;
+        add_difference(&out->local[j], &layer->local[j], &reference->local[j], e);
+        uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
+        for (uint32_t k = first; k < first + count; k++)
+            out->weights[k] += e * (layer->weights[k] - reference->weights[k]);
     }
 }
 

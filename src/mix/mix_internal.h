@@ -87,15 +87,18 @@ void ossa_mix_force_portable(int portable);
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSSA_MIX_AVX512 1
-/* 1 when this CPU runs the two functions below (AVX-512F and VL). */
+/* 1 when this CPU runs the three functions below (AVX-512F and VL). */
 int ossa_mix_avx512_supported(void);
 
-/* ossa_mix_blend_normal and ossa_mix_blend_finish with each node's translation, rotation and scale
- * in one register (mix_blend_avx512.c): the same operations in the same order, the same bits. */
+/* ossa_mix_blend_normal, _finish and _additive in vector registers (mix_blend_avx512.c): the same
+ * operations in the same order, the same bits. */
 void ossa_mix_blend_normal_avx512(const ossa_rig *rig, const ossa_pose *layer, double weight,
                                   const float *mask, float *sums, ossa_pose *out);
 void ossa_mix_blend_finish_avx512(const ossa_rig *rig, float threshold, const float *sums,
                                   ossa_pose *out);
+void ossa_mix_blend_additive_avx512(const ossa_rig *rig, const ossa_pose *layer,
+                                    const ossa_pose *reference, double weight, const float *mask,
+                                    ossa_pose *out);
 #endif
 
 /* integral_0^span of W(s) / N(s) ds for W and N linear from (wa, na) to (wb, nb), N >= 0 and

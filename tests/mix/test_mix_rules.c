@@ -380,7 +380,7 @@ static void test_sign(void) {
 
 /* The blending rules give the same bits on the portable and the AVX-512 path (where it runs):
  * three of Fox's clips as normal layers, masked at random, with weights whose sums fall below and
- * above the rest-pose threshold, at many clocks. */
+ * above the rest-pose threshold, then an additive layer, at many clocks. */
 static void test_portable_equal(void) {
     mix_model m;
     if (mix_model_load("models/Fox/Fox.glb", &m) || m.clip_count < 3) {
@@ -411,6 +411,10 @@ static void test_portable_equal(void) {
                 ossa_mix_blend_normal(rig, &layer, weights[k], k == 1 ? mask : NULL, s, out);
             }
             ossa_mix_blend_finish(rig, threshold, s, out);
+            /* an additive layer against the rest pose, masked */
+            ossa_pose rest = {(ossa_trs *)rig->rest, (float *)rig->rest_weights};
+            ossa_clip_sample(rig, mix_model_clip_at(&m, 2), 0.05f * (float)round, NULL, &layer);
+            ossa_mix_blend_additive(rig, &layer, &rest, weights[1] * 1.5, mask, out);
         }
         ossa_mix_force_portable(0);
         cases++;
