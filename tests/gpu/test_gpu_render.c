@@ -1,9 +1,11 @@
 /* `ossa render`: a GPU-skinned PNG has the silhouette of the CPU-skinned one (IoU >= 0.98), the
- * SSBO palette path draws the same frame, CPU skinning honours --method dqs, a GIF holds the
- * requested frames, a %d pattern writes one PNG per frame, and bad arguments are usage errors. */
+ * SSBO palette path draws the same frame, CPU skinning honours --method dqs, --compact draws the
+ * compact clip's frame, a GIF holds the requested frames, a %d pattern writes one PNG per frame,
+ * and bad arguments are usage errors. */
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "silhouette.h"
 #include "test_support.h"
@@ -55,6 +57,24 @@ static void check_cpu_dqs(void) {
            cpu_vs_gpu);
 }
 
+/* --compact plays the compact clips: it says so, clip by clip, and Fox's Run draws the plain
+ * clip's frame (its declared error is a hundredth of a pixel here). */
+static void check_compact(void) {
+    const char *model = ossa_test_shared_path("models/Fox/Fox.glb");
+    char args[2048], *out = NULL, *err = NULL;
+    const char *common = "--anim 2 --time 0.3 --no-grid --size 320x240";
+    snprintf(args, sizeof args, "render '%s' %s -o compact_plain.png", model, common);
+    CHECK(run_cli(args) == 0);
+    snprintf(args, sizeof args, "render '%s' %s --compact -o compact_compact.png", model, common);
+    CHECK(ossa_test_run_cli(args, &out, &err) == 0);
+    CHECKF(out && strstr(out, "compact clip 2 \"Run\": "), "--compact prints the clips: %s",
+           out ? out : "");
+    double iou = silhouette_iou("compact_plain.png", "compact_compact.png", NULL);
+    printf("compact: silhouette IoU plain/compact %.5f\n", iou);
+    CHECKF(iou >= 0.99, "compact Run: IoU %.4f", iou);
+    free(out), free(err);
+}
+
 static void check_gif(void) {
     const char *model = ossa_test_shared_path("models/Fox/Fox.glb");
     char args[1024];
@@ -104,6 +124,7 @@ int main(void) {
              ossa_test_shared_path("models/MorphStressTest/MorphStressTest.gltf"));
     check_silhouettes(model, "--anim 1 --time 0.7", "morph");
     check_cpu_dqs();
+    check_compact();
     check_gif();
     check_sequence();
     CHECK(run_cli("render --bogus -o x.png") == 2);

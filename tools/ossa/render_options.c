@@ -13,7 +13,7 @@ static const char render_help[] =
     "                   [--size WxH] [--instances N] [--skinning gpu|cpu] [--palette "
     "texture|ssbo]\n"
     "                   [--method lbs|dqs] [--time T] [--no-grid] [--mix FILE]\n"
-    "                   [--allow-unsafe-paths]\n"
+    "                   [--compact] [--allow-unsafe-paths]\n"
     "                   -o out.gif|out.png|dir/%04d.png\n"
     "       ossa render [MODEL] --bench [--frames N] [--size WxH]\n\n"
     "Renders animation K of MODEL (default: the built-in demo model) offscreen with OpenGL\n"
@@ -30,19 +30,22 @@ static const char render_help[] =
     "absolute paths or outside the model's folder (refused by default).\n"
     "--mix FILE plays a mix file (see `ossa sample --help`) instead of animation K: --time\n"
     "and the frames are mix clocks (default from 0 to 1 s past the last weight point).\n"
+    "--compact plays the model's clips in their compact form (reduced 16-bit keys within the\n"
+    "default world-space budget, see ossa info) and prints each one's bytes and error.\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static const char view_help[] =
     "usage: ossa view [MODEL] [--anim K|K,L,...|all] [--size WxH] [--instances N]\n"
     "                 [--skinning gpu|cpu] [--palette texture|ssbo] [--method lbs|dqs] "
     "[--no-grid]\n"
-    "                 [--allow-unsafe-paths] [--screenshot out.png --frames N]\n\n"
+    "                 [--compact] [--allow-unsafe-paths] [--screenshot out.png --frames N]\n\n"
     "Plays MODEL's animations in a window (default: the built-in demo model), from animation\n"
     "K; --anim 0,2 or --anim all plays several together (as ossa render does).\n"
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
     "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
     "--mix FILE plays a mix file (see `ossa sample --help`) at the viewer's clock.\n"
+    "--compact plays the model's clips in their compact form (see ossa render --help).\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 static int number(const char *option, const char *text, double lo, double hi, double *out) {
@@ -125,6 +128,8 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
             o->method = dqs ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND, i++;
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
+        } else if (!strcmp(a, "--compact")) {
+            o->compact = 1;
         } else if (!strcmp(a, "--mix") && next) {
             o->mix = next, i++;
         } else if (!view && !strcmp(a, "--bench")) {
@@ -152,8 +157,8 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
 
 int render_options_open_scene(const render_options *o, ossa_gpu_context *context,
                               uint32_t instances, const char *command, render_scene *scene) {
-    render_scene_desc desc = {o->model, instances, o->cpu_skinning, o->method,
-                              o->allow_unsafe_paths};
+    render_scene_desc desc = {o->model,  instances,  o->cpu_skinning,
+                              o->method, o->compact, o->allow_unsafe_paths};
     if (!render_scene_open(scene, context, &desc)) return EXIT_MODEL_ERROR;
     uint32_t clip_count = render_scene_clip_count(scene);
     if (!anim_select_check(&o->anim, clip_count, command,

@@ -24,6 +24,7 @@ typedef struct render_options {
     const char *screenshot; /* view only */
     int allow_unsafe_paths; /* buffer and image URIs may leave the model's folder */
     const char *mix;        /* a mix file: every character plays its mixed pose (mix clocks) */
+    int compact;            /* the model's clips in compact form */
 } render_options;
 
 /* Parses argv[1..] into options (defaults first). Prints the problem and returns 0 on error;

@@ -42,6 +42,7 @@ typedef struct render_scene_desc {
     uint32_t instances;
     int cpu_skinning; /* prepare skinning on the CPU by `method` instead of the GPU's */
     ossa_gpu_skinning_method method;
+    int compact; /* ossa_model_desc::compact_clips (each clip's bytes and error printed) */
     int allow_unsafe_paths; /* ossa_load_options::allow_unsafe_paths */
 } render_scene_desc;
 
