@@ -133,6 +133,8 @@ _PROTOTYPES = {
     "ossa_clip_start": (c_float, [c_void_p]),
     "ossa_clip_end": (c_float, [c_void_p]),
     "ossa_clip_duration": (c_float, [c_void_p]),
+    "ossa_clip_runtime_bytes": (c_size_t, [c_void_p]),
+    "ossa_clip_compact_error": (c_float, [c_void_p]),
     # mix.h
     "ossa_mix_free": (None, [c_void_p]),
     "ossa_mix_layer_count": (c_uint32, [c_void_p]),

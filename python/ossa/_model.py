@@ -1,6 +1,7 @@
 """ossa.Model: a loaded model (the C library's ossa_model) and what it describes."""
 
 import ctypes
+import math
 import os
 import weakref
 from dataclasses import dataclass
@@ -39,12 +40,16 @@ class Skin:
 
 @dataclass(frozen=True)
 class Animation:
-    """A glTF animation: its keys span [start, end] seconds."""
+    """A glTF animation: its keys span [start, end] seconds. bytes: what sampling it reads;
+    compact_error: for a model loaded with compact=True, the largest distance (model units) any
+    node or skinned vertex is moved from where the plain clip puts it, else 0."""
     index: int
     name: Optional[str]
     start: float
     end: float
     duration: float
+    bytes: int = 0
+    compact_error: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -90,14 +95,21 @@ def _fspath(path):
     return path.encode() if isinstance(path, str) else path
 
 
-def load(path):
+def load(path, compact=False, compact_error=0.0):
     """Loads a .gltf or .glb file as a Model. Raises ossa.Error naming the file and the JSON
-    path of what is wrong when the file is refused."""
+    path of what is wrong when the file is refused.
+
+    compact=True builds the animations in compact form (reduced 16-bit keys, several times
+    smaller, sampled directly; see the README's Compact clips) within compact_error, the
+    largest distance in model units any node or skinned vertex may move (0: 1e-4 of the model
+    size); each Animation's compact_error says what was measured."""
+    if not (compact_error >= 0.0 and math.isfinite(compact_error)):
+        raise Error(f"compact_error must be a finite number >= 0, got {compact_error!r}")
     path = _fspath(path)
     document, error = ctypes.c_void_p(), _lib.ErrorStruct()
     if lib.ossa_document_load_file(path, None, ctypes.byref(document), ctypes.byref(error)):
         raise Error._from_c(error, os.path.basename(path).decode("utf-8", "replace"))
-    return Model._from_document(document)
+    return Model._from_document(document, compact, compact_error)
 
 
 def demo(model="both"):
@@ -128,12 +140,13 @@ class Model:
         raise TypeError("use ossa.load(path) or ossa.demo()")
 
     @classmethod
-    def _from_document(cls, document):
+    def _from_document(cls, document, compact=False, compact_error=0.0):
         """Builds the model of a loaded document, reads what only the document knows, frees
         the document."""
         self = cls.__new__(cls)
         try:
-            desc = _lib.ModelDesc(dual_quaternions=1)  # DQS skinning is on offer
+            desc = _lib.ModelDesc(dual_quaternions=1,  # DQS skinning is on offer
+                                  compact_clips=int(bool(compact)), compact_error=compact_error)
             handle, error = ctypes.c_void_p(), _lib.ErrorStruct()
             if lib.ossa_model_create(document, ctypes.byref(desc), ctypes.byref(handle),
                                      ctypes.byref(error)):
@@ -196,7 +209,9 @@ class Model:
         self._clips = [lib.ossa_model_clip(self._handle, k)
                        for k in range(lib.ossa_model_clip_count(self._handle))]
         self.animations = [Animation(k, _text(lib.ossa_clip_name(c)), lib.ossa_clip_start(c),
-                                     lib.ossa_clip_end(c), lib.ossa_clip_duration(c))
+                                     lib.ossa_clip_end(c), lib.ossa_clip_duration(c),
+                                     lib.ossa_clip_runtime_bytes(c),
+                                     lib.ossa_clip_compact_error(c))
                            for k, c in enumerate(self._clips)]
 
         self.primitives = []

@@ -200,3 +200,23 @@ def test_demo_model():
     indices = demo.primitive_indices(0)
     assert indices.dtype == np.uint32 and len(indices) == demo.primitives[0].index_count
     assert indices.max() < demo.primitives[0].vertex_count
+
+
+def test_compact_animations(fox):
+    """compact=True: every animation several times smaller, its declared error positive, and
+    every node within about that error of the plain clip at 101 times (the error is measured
+    at key times and between them, nodes and skinned vertices, so at other times a node may
+    come a little closer to it or pass it slightly)."""
+    compact = ossa.load(shared_path("models", "Fox", "Fox.glb"), compact=True)
+    for plain, small in zip(fox.animations, compact.animations):
+        assert plain.compact_error == 0.0 and small.compact_error > 0.0
+        assert small.bytes * 3 < plain.bytes
+        times = np.linspace(small.start, small.end, 101)
+        moved = np.linalg.norm(fox.sample(plain.index, times).world[..., 3] -
+                               compact.sample(small.index, times).world[..., 3], axis=-1)
+        assert 0.0 < moved.max() <= 1.5 * small.compact_error, (small.name, moved.max())
+    tighter = ossa.load(shared_path("models", "Fox", "Fox.glb"), compact=True,
+                        compact_error=0.001)
+    assert all(a.compact_error <= 0.001 for a in tighter.animations)
+    with pytest.raises(ossa.Error, match="compact_error"):
+        ossa.load(shared_path("models", "Fox", "Fox.glb"), compact=True, compact_error=-1.0)
