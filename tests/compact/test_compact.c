@@ -2,7 +2,7 @@
  * compact model puts every node and every listed skinned vertex within the golden tolerance plus
  * the clip's declared error; the declared error is within budget; compact clips are smaller;
  * cursor sampling equals stateless sampling bit for bit, and the portable path the AVX-512 one;
- * misuse is refused. */
+ * misuse is refused; `ossa sample --compact` samples them. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -268,11 +268,59 @@ static void check_budgets(void) {
     ossa_document_free(doc);
 }
 
+/* Node translations of `ossa sample --json` output (node_world is column-major 4x4): the
+ * largest distance between two outputs of the same times, or -1 when they do not match up. */
+static double node_distance(const char *a_json, const char *b_json) {
+    cJSON *a = cJSON_Parse(a_json), *b = cJSON_Parse(b_json);
+    cJSON *sa = cJSON_GetObjectItem(a, "samples"), *sb = cJSON_GetObjectItem(b, "samples");
+    double worst =
+        cJSON_GetArraySize(sa) > 0 && cJSON_GetArraySize(sa) == cJSON_GetArraySize(sb) ? 0.0 : -1.0;
+    for (int i = 0; worst >= 0 && i < cJSON_GetArraySize(sa); i++) {
+        cJSON *na = cJSON_GetObjectItem(cJSON_GetArrayItem(sa, i), "node_world");
+        cJSON *nb = cJSON_GetObjectItem(cJSON_GetArrayItem(sb, i), "node_world");
+        for (int n = 0; n < cJSON_GetArraySize(na); n++) {
+            double d2 = 0.0;
+            for (int c = 12; c < 15; c++) {
+                double d = cJSON_GetArrayItem(cJSON_GetArrayItem(na, n), c)->valuedouble -
+                           cJSON_GetArrayItem(cJSON_GetArrayItem(nb, n), c)->valuedouble;
+                d2 += d * d;
+            }
+            if (sqrt(d2) > worst) worst = sqrt(d2);
+        }
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return worst;
+}
+
+/* `ossa sample --compact` samples the compact clips: it names them on stderr with their
+ * declared error, and Fox's Run puts every node within about that error of the plain output. */
+static void check_sample_cli(void) {
+    const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
+    char args[4096], *plain = NULL, *compact = NULL, *err = NULL, *err2 = NULL;
+    const char *times = "--time 0.05 --time 0.3 --time 0.71 --time 1.1";
+    snprintf(args, sizeof args, "sample '%s' --anim 2 %s --json", fox, times);
+    CHECK(ossa_test_run_cli(args, &plain, &err) == 0);
+    snprintf(args, sizeof args, "sample '%s' --anim 2 %s --json --compact", fox, times);
+    CHECK(ossa_test_run_cli(args, &compact, &err2) == 0);
+    const char *line = err2 ? strstr(err2, "compact clip 2 \"Run\": ") : NULL;
+    const char *at = line ? strstr(line, "error ") : NULL;
+    double declared = -1.0;
+    CHECKF(at && sscanf(at, "error %lf", &declared) == 1, "--compact names the clips: %s",
+           err2 ? err2 : "");
+    double moved = plain && compact ? node_distance(plain, compact) : -1.0;
+    printf("sample --compact: Run's nodes moved up to %g, declared %g\n", moved, declared);
+    CHECKF(moved > 0.0 && declared > 0.0 && moved <= 1.5 * declared, "moved %g, declared %g", moved,
+           declared);
+    free(plain), free(compact), free(err), free(err2);
+}
+
 int main(void) {
     char golden_dir[4096];
     snprintf(golden_dir, sizeof golden_dir, "%s", ossa_test_shared_path("golden"));
     ossa_test_walk(golden_dir, ".json", check_golden, NULL);
     CHECKF(golden_files >= 30, "found %d golden files", golden_files);
     check_budgets();
+    check_sample_cli();
     return ossa_test_finish("compact_clips");
 }

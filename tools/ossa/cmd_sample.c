@@ -17,7 +17,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ossa sample MODEL [--anim K|K,L,...|all | --mix FILE] --time T [--time T ...]\n"
-            "                   [--vertices a,b,c] [--json] [--allow-unsafe-paths]\n\n"
+            "                   [--vertices a,b,c] [--json] [--compact] [--allow-unsafe-paths]\n\n"
             "Samples animation K (glTF index, default 0) at each time T (seconds; times outside\n"
             "the animation clamp to its first/last keys). --anim 0,2 or --anim all samples\n"
             "several animations together on the file's timeline: the rest pose, then each\n"
@@ -38,6 +38,9 @@ static void usage(FILE *out) {
             "primitives}]} with every vertex of each primitive unless --vertices lists some.\n"
             "With several animations, animation and animation_name are arrays (indices, names\n"
             "or null) instead of a number and a string; without animations both are null.\n\n"
+            "--compact samples the model's clips in their compact form (reduced 16-bit keys\n"
+            "within the default world-space budget) and prints each clip's bytes and declared\n"
+            "error on stderr.\n"
             "--vertices lists vertex indices; one past the largest primitive is a usage error,\n"
             "a smaller primitive leaves out those past its count. --allow-unsafe-paths loads\n"
             "buffers at absolute paths or outside the model's folder (refused by default).\n"
@@ -55,6 +58,7 @@ typedef struct sample_args {
     uint32_t vertex_count;
     int vertices_given;
     int json;
+    int compact;
     int allow_unsafe_paths;
 } sample_args;
 
@@ -88,6 +92,8 @@ static int parse_args(int argc, char **argv, sample_args *a) {
             return EXIT_OK;
         } else if (!strcmp(arg, "--json")) {
             a->json = 1;
+        } else if (!strcmp(arg, "--compact")) {
+            a->compact = 1;
         } else if (!strcmp(arg, "--allow-unsafe-paths")) {
             a->allow_unsafe_paths = 1;
         } else if (!strcmp(arg, "--mix") && i + 1 < argc) {
@@ -148,6 +154,18 @@ static void print_floats(FILE *out, const float *v, int n) {
     for (int i = 0; i < n; i++)
         fprintf(out, i ? ",%.9g" : "%.9g", (double)v[i]);
     fputc(']', out);
+}
+
+/* What --compact samples: each clip's runtime bytes and declared error, on stderr. */
+static void print_compact_clips(const ossa_model *model) {
+    for (uint32_t i = 0; i < ossa_model_clip_count(model); i++) {
+        const ossa_clip *clip = ossa_model_clip(model, i);
+        const char *name = ossa_clip_name(clip);
+        fprintf(stderr, "ossa sample: compact clip %u%s%s%s: %zu bytes, error %.3g (budget %.3g)\n",
+                i, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                ossa_clip_runtime_bytes(clip), (double)ossa_clip_compact_error(clip),
+                (double)ossa_clip_compact_budget(clip));
+    }
 }
 
 /* The shortest %g form that reads back as the same double (as the golden files write times). */
@@ -402,11 +420,14 @@ int cmd_sample(int argc, char **argv) {
     ossa_error error = {0};
     ossa_load_options options = {0};
     options.allow_unsafe_paths = a.allow_unsafe_paths;
+    ossa_model_desc desc = {0};
+    desc.compact_clips = a.compact;
     if (ossa_document_load_file(a.model, &options, &doc, &error) != OSSA_OK ||
-        ossa_model_create(doc, NULL, &model, &error) != OSSA_OK ||
+        ossa_model_create(doc, &desc, &model, &error) != OSSA_OK ||
         ossa_character_create(model, &character, &error) != OSSA_OK) {
         code = model_error(a.model, &error);
     } else {
+        if (a.compact) print_compact_clips(model);
         uint32_t n = ossa_model_clip_count(model) + a.anim.count + 1;
         palette_offset = calloc(ossa_model_rig(model)->skin_count + 1, sizeof(uint32_t));
         animations = calloc(n, sizeof *animations);
