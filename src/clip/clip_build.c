@@ -1,9 +1,9 @@
 /* Builds clips (clip.h) from a document: decodes keys, shares timelines, folds constant tracks. */
 #include "ossa/clip.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <math.h>
 #include <string.h>
 
 #include "anim/track_batch.h"

@@ -39,60 +39,16 @@ static inline void add_weighted(ossa_trs *acc, const ossa_trs *x, float e) {
     acc->scale[0] = s0, acc->scale[1] = s1, acc->scale[2] = s2;
 }
 
-void ossa_mix_blend_normal(const ossa_rig *rig, const ossa_pose *layer, double weight,
-                           const float *mask, float *sums, ossa_pose *out) {
-#ifdef OSSA_MIX_AVX512
-    if (!force_portable && ossa_mix_avx512_supported()) {
-        ossa_mix_blend_normal_avx512(rig, layer, weight, mask, sums, out);
-        return;
+/* Translation and scale times inverse, the rotation normalised. */
+static inline void divide_node(ossa_trs *trs, float inverse) {
+    float *a = trs->rotation;
+    float inverse_length = 1.0f / sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+    for (int c = 0; c < 3; c++) {
+        trs->translation[c] *= inverse;
+        trs->scale[c] *= inverse;
     }
-#endif
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
-        add_weighted(&out->local[j], &layer->local[j], e);
-        ossa_mix_add_weights(rig, j, out->weights, layer->weights, e);
-        sums[j] += e;
-    }
-}
-
-void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *sums,
-                           ossa_pose *out) {
-#ifdef OSSA_MIX_AVX512
-    if (!force_portable && ossa_mix_avx512_supported()) {
-        ossa_mix_blend_finish_avx512(rig, threshold, sums, out);
-        return;
-    }
-#endif
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float sum = sums[j];
-        float r = sum < threshold ? threshold - sum : 0.0f;
-        float total = sum + r;
-        ossa_trs *trs = &out->local[j];
-        uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
-        if (!(total > 0)) { /* no layer and no threshold: the rest values */
-            *trs = rig->rest[j];
-            for (uint32_t k = first; k < first + count; k++)
-                out->weights[k] = rig->rest_weights[k];
-            continue;
-        }
-        if (r > 0) {
-            add_weighted(trs, &rig->rest[j], r);
-            ossa_mix_add_weights(rig, j, out->weights, rig->rest_weights, r);
-        }
-        /* One division per node, not ten: divisions dominated the cost of mixing. */
-        float inverse = 1.0f / total;
-        float *a = trs->rotation;
-        float inverse_length = 1.0f / sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
-        for (int c = 0; c < 3; c++) {
-            trs->translation[c] *= inverse;
-            trs->scale[c] *= inverse;
-        }
-        for (int c = 0; c < 4; c++)
-            a[c] *= inverse_length;
-        for (uint32_t k = first; k < first + count; k++)
-            out->weights[k] *= inverse;
-    }
+    for (int c = 0; c < 4; c++)
+        a[c] *= inverse_length;
 }
 
 /* Hamilton product a * b of (x, y, z, w) quaternions. */
@@ -104,17 +60,9 @@ static inline void quat_mul(const float *a, const float *b, float *out) {
     out[0] = x, out[1] = y, out[2] = z, out[3] = w;
 }
 
-/* One node of an additive layer: x the layer's value, ref the reference's, e its weight. Where
- * the layer's value equals the reference's (nodes the clip does not move, scales of 1) the
- * difference is exactly zero: the division, square root and products are skipped (the formula
- * would only add rounding there). */
-static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref, float e) {
-    for (int c = 0; c < 3; c++) {
-        out->translation[c] += e * (x->translation[c] - ref->translation[c]);
-        if (ref->scale[c] != 0 && x->scale[c] != ref->scale[c])
-            out->scale[c] *= 1 + e * (x->scale[c] / ref->scale[c] - 1);
-    }
-    if (!memcmp(x->rotation, ref->rotation, sizeof x->rotation)) return;
+/* out's rotation times the normalised e-weighted difference ref^-1 x (the shorter way). */
+static inline void add_rotation_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref,
+                                           float e) {
     const float *qr = ref->rotation;
     float conj[4] = {-qr[0], -qr[1], -qr[2], qr[3]}, d[4];
     quat_mul(conj, x->rotation, d);
@@ -128,21 +76,47 @@ static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_t
     quat_mul(q, m, out->rotation);
 }
 
+#define MIX_LOOP(name)   name##_portable
+#define MIX_LOOP_STORAGE static
+#include "mix/mix_blend_loops.h"
+
+#ifdef OSSA_MIX_AVX512
+/* The AVX-512 loops where the CPU runs them (unless a test forces the portable ones). */
+static int wide(void) {
+    return !force_portable && ossa_mix_avx512_supported();
+}
+#endif
+
+void ossa_mix_blend_normal(const ossa_rig *rig, const ossa_pose *layer, double weight,
+                           const float *mask, float *sums, ossa_pose *out) {
+#ifdef OSSA_MIX_AVX512
+    if (wide()) {
+        ossa_mix_blend_normal_avx512(rig, layer, weight, mask, sums, out);
+        return;
+    }
+#endif
+    normal_portable(rig, layer, weight, mask, sums, out);
+}
+
+void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *sums,
+                           ossa_pose *out) {
+#ifdef OSSA_MIX_AVX512
+    if (wide()) {
+        ossa_mix_blend_finish_avx512(rig, threshold, sums, out);
+        return;
+    }
+#endif
+    finish_portable(rig, threshold, sums, out);
+}
+
 void ossa_mix_blend_additive(const ossa_rig *rig, const ossa_pose *layer,
                              const ossa_pose *reference, double weight, const float *mask,
                              ossa_pose *out) {
 #ifdef OSSA_MIX_AVX512
-    if (!force_portable && ossa_mix_avx512_supported()) {
+    if (wide()) {
         ossa_mix_blend_additive_avx512(rig, layer, reference, weight, mask, out);
         return;
     }
 #endif
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
-        add_difference(&out->local[j], &layer->local[j], &reference->local[j], e);
-        uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
-        for (uint32_t k = first; k < first + count; k++)
-            out->weights[k] += e * (layer->weights[k] - reference->weights[k]);
-    }
+    additive_portable(rig, layer, reference, weight, mask, out);
 }

@@ -55,42 +55,6 @@ static inline void add_weighted(ossa_trs *acc, const ossa_trs *x, float e) {
     scale_trs(acc, x, e, e * (float)(1 - 2 * (rotation_dot(acc, x) < 0)));
 }
 
-void ossa_mix_blend_normal_avx512(const ossa_rig *rig, const ossa_pose *layer, double weight,
-                                  const float *mask, float *sums, ossa_pose *out) {
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
-        add_weighted(&out->local[j], &layer->local[j], e);
-        ossa_mix_add_weights(rig, j, out->weights, layer->weights, e);
-        sums[j] += e;
-    }
-}
-
-void ossa_mix_blend_finish_avx512(const ossa_rig *rig, float threshold, const float *sums,
-                                  ossa_pose *out) {
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float sum = sums[j];
-        float r = sum < threshold ? threshold - sum : 0.0f;
-        float total = sum + r;
-        ossa_trs *trs = &out->local[j];
-        uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
-        if (!(total > 0)) { /* no layer and no threshold: the rest values */
-            *trs = rig->rest[j];
-            for (uint32_t k = first; k < first + count; k++)
-                out->weights[k] = rig->rest_weights[k];
-            continue;
-        }
-        if (r > 0) {
-            add_weighted(trs, &rig->rest[j], r);
-            ossa_mix_add_weights(rig, j, out->weights, rig->rest_weights, r);
-        }
-        float inverse = 1.0f / total;
-        scale_trs(trs, NULL, inverse, 1.0f / sqrtf(rotation_dot(trs, trs)));
-        for (uint32_t k = first; k < first + count; k++)
-            out->weights[k] *= inverse;
-    }
-}
-
 /* Hamilton product a * b of (x, y, z, w) quaternions: mix_blend.c's quat_mul, each component's
  * four products summed left to right with its signs, one component per lane. */
 static inline __m128 quat_mul(__m128 a, __m128 b) {
@@ -108,14 +72,9 @@ static inline __m128 quat_mul(__m128 a, __m128 b) {
                       _mm_xor_ps(t4, s4));
 }
 
-/* mix_blend.c's add_difference: the rotation part in registers, the rest as there. */
-static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref, float e) {
-    for (int c = 0; c < 3; c++) {
-        out->translation[c] += e * (x->translation[c] - ref->translation[c]);
-        if (ref->scale[c] != 0 && x->scale[c] != ref->scale[c])
-            out->scale[c] *= 1 + e * (x->scale[c] / ref->scale[c] - 1);
-    }
-    if (!memcmp(x->rotation, ref->rotation, sizeof x->rotation)) return;
+/* mix_blend.c's add_rotation_difference, the quaternion products in registers. */
+static inline void add_rotation_difference(ossa_trs *out, const ossa_trs *x, const ossa_trs *ref,
+                                           float e) {
     __m128 conj = _mm_xor_ps(_mm_loadu_ps(ref->rotation), _mm_setr_ps(-0.0f, -0.0f, -0.0f, 0.0f));
     float d[4], m[4];
     _mm_storeu_ps(d, quat_mul(conj, _mm_loadu_ps(x->rotation)));
@@ -126,18 +85,14 @@ static inline void add_difference(ossa_trs *out, const ossa_trs *x, const ossa_t
     _mm_storeu_ps(out->rotation, quat_mul(_mm_loadu_ps(out->rotation), unit));
 }
 
-void ossa_mix_blend_additive_avx512(const ossa_rig *rig, const ossa_pose *layer,
-                                    const ossa_pose *reference, double weight, const float *mask,
-                                    ossa_pose *out) {
-    for (uint32_t j = 0; j < rig->node_count; j++) {
-        float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
-        add_difference(&out->local[j], &layer->local[j], &reference->local[j], e);
-        uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
-        for (uint32_t k = first; k < first + count; k++)
-            out->weights[k] += e * (layer->weights[k] - reference->weights[k]);
-    }
+/* mix_blend.c's divide_node. */
+static inline void divide_node(ossa_trs *trs, float inverse) {
+    scale_trs(trs, NULL, inverse, 1.0f / sqrtf(rotation_dot(trs, trs)));
 }
+
+#define MIX_LOOP(name) ossa_mix_blend_##name##_avx512
+#define MIX_LOOP_STORAGE
+#include "mix/mix_blend_loops.h"
 
 OSSA_TARGET_END
 #else

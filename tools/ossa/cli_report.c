@@ -32,3 +32,14 @@ ossa_model *cli_load_model(const char *path, const ossa_model_desc *desc) {
     if (r != OSSA_OK) cli_report_error(path, &error);
     return model;
 }
+
+void cli_report_compact_clips(FILE *out, const char *prefix, const ossa_model *model) {
+    for (uint32_t i = 0; i < ossa_model_clip_count(model); i++) {
+        const ossa_clip *clip = ossa_model_clip(model, i);
+        const char *name = ossa_clip_name(clip);
+        fprintf(out, "%scompact clip %u%s%s%s: %zu bytes, error %.3g (budget %.3g)\n", prefix, i,
+                name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                ossa_clip_runtime_bytes(clip), (double)ossa_clip_compact_error(clip),
+                (double)ossa_clip_compact_budget(clip));
+    }
+}

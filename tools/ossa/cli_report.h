@@ -4,6 +4,8 @@
 #ifndef OSSA_TOOL_CLI_REPORT_H
 #define OSSA_TOOL_CLI_REPORT_H
 
+#include <stdio.h>
+
 #include "ossa/document.h"
 #include "ossa/model.h"
 #include "ossa/result.h"
@@ -21,5 +23,8 @@ ossa_load_options *cli_load_options(void);
 /* The model of a file, loaded with cli_load_options and built with desc (NULL: defaults); the
  * document is freed. NULL when it cannot be had, with the error reported. */
 ossa_model *cli_load_model(const char *path, const ossa_model_desc *desc);
+
+/* What --compact plays: "PREFIXcompact clip K "NAME": N bytes, error E (budget B)" per clip. */
+void cli_report_compact_clips(FILE *out, const char *prefix, const ossa_model *model);
 
 #endif

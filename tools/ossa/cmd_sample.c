@@ -156,18 +156,6 @@ static void print_floats(FILE *out, const float *v, int n) {
     fputc(']', out);
 }
 
-/* What --compact samples: each clip's runtime bytes and declared error, on stderr. */
-static void print_compact_clips(const ossa_model *model) {
-    for (uint32_t i = 0; i < ossa_model_clip_count(model); i++) {
-        const ossa_clip *clip = ossa_model_clip(model, i);
-        const char *name = ossa_clip_name(clip);
-        fprintf(stderr, "ossa sample: compact clip %u%s%s%s: %zu bytes, error %.3g (budget %.3g)\n",
-                i, name ? " \"" : "", name ? name : "", name ? "\"" : "",
-                ossa_clip_runtime_bytes(clip), (double)ossa_clip_compact_error(clip),
-                (double)ossa_clip_compact_budget(clip));
-    }
-}
-
 /* The shortest %g form that reads back as the same double (as the golden files write times). */
 static void print_shortest(FILE *out, double v) {
     char text[40];
@@ -427,7 +415,7 @@ int cmd_sample(int argc, char **argv) {
         ossa_character_create(model, &character, &error) != OSSA_OK) {
         code = model_error(a.model, &error);
     } else {
-        if (a.compact) print_compact_clips(model);
+        if (a.compact) cli_report_compact_clips(stderr, "ossa sample: ", model);
         uint32_t n = ossa_model_clip_count(model) + a.anim.count + 1;
         palette_offset = calloc(ossa_model_rig(model)->skin_count + 1, sizeof(uint32_t));
         animations = calloc(n, sizeof *animations);

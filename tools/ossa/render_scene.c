@@ -21,17 +21,6 @@ static int fail_load(const char *path, const ossa_error *error) {
     return 0;
 }
 
-/* What --compact plays: each clip's runtime bytes and declared error. */
-static void print_compact_clips(const ossa_model *model) {
-    for (uint32_t i = 0; i < ossa_model_clip_count(model); i++) {
-        const ossa_clip *clip = ossa_model_clip(model, i);
-        const char *name = ossa_clip_name(clip);
-        printf("compact clip %u%s%s%s: %zu bytes, error %.3g (budget %.3g)\n", i, name ? " \"" : "",
-               name ? name : "", name ? "\"" : "", ossa_clip_runtime_bytes(clip),
-               (double)ossa_clip_compact_error(clip), (double)ossa_clip_compact_budget(clip));
-    }
-}
-
 /* The model, without the document (which is freed once the model is built). */
 static int load_model(render_scene *s, const render_scene_desc *d) {
     ossa_document *document = NULL;
@@ -48,7 +37,7 @@ static int load_model(render_scene *s, const render_scene_desc *d) {
     r = ossa_model_create(document, &desc, &s->model, &error);
     ossa_document_free(document);
     if (r != OSSA_OK) return fail_load(d->model, &error);
-    if (d->compact) print_compact_clips(s->model);
+    if (d->compact) cli_report_compact_clips(stdout, "", s->model);
     return 1;
 }
 
