@@ -104,10 +104,14 @@ int bench_stream_supported(bench_stream kernel) {
     return kernel < BENCH_STREAM_COUNT;
 }
 
-/* One thread's arrays (n doubles each, n a multiple of 8: whole 64-byte lines). */
-/* Each round runs on the next eighth of the arrays: a round takes about as long as one skinning
- * pass (the best of many short rounds is as likely to find a quiet moment of a shared machine as
- * the best of many passes), and the slice it reads was evicted by the seven before it. */
+/* One thread's arrays (n doubles each, n a multiple of 8: whole 64-byte lines), in slices: each
+ * kernel runs on the slice after the last kernel's, so what it touches was last touched eight
+ * kernels before and evicted since. A kernel run on the slice the kernel before it just wrote
+ * finds those lines in the cache, dirty: non-temporal stores to them wait for their write-back,
+ * and bounds measured that way came out a third low (on an Intel host whose cache held a slice:
+ * write_nt 17.7 GB/s on one thread against 26 with the lines elsewhere, so a skinning crowd
+ * "passed" its bound). A slice takes about as long as one skinning pass (the best of many short
+ * rounds is as likely to find a quiet moment of a shared machine as the best of many passes). */
 enum { SLICES = 8 };
 
 typedef struct lane {
@@ -317,21 +321,23 @@ int bench_bandwidth(size_t array_bytes, unsigned threads, double seconds,
         for (unsigned i = 0; i < threads; i++)
             status |= t.lanes[i].failed;
         double start = bench_now();
-        size_t slice = 0;
+        size_t slice = 0, triad_slice = 0;
         for (int rounds = 0; !status && (rounds < 3 * SLICES || bench_now() - start < seconds);
              rounds++) {
-            slice = (size_t)rounds % SLICES;
             for (int k = 0; k < BENCH_STREAM_COUNT; k++) {
                 if (!bench_stream_supported((bench_stream)k)) continue;
+                slice = (slice + 1) % SLICES;
+                if (k == BENCH_TRIAD || k == BENCH_TRIAD_NT) triad_slice = slice;
                 double dt = round_of(&t, k, slice);
                 double rate = bytes[k] * (double)(t.n / SLICES) * threads / dt / 1e9;
                 if (rate > gbs[k]) gbs[k] = rate;
             }
         }
-        /* the loops really ran: the read summed the slice's ones, the last triad wrote 1 + 3 * 2 */
+        /* the loops really ran: the read summed a slice's ones, the last triad wrote 1 + 3 * 2 */
         size_t len = t.n / SLICES;
         for (unsigned i = 0; !status && i < threads; i++)
-            status |= t.lanes[i].sum != (double)len || t.lanes[i].a[slice * len + len / 2] != 7.0;
+            status |=
+                t.lanes[i].sum != (double)len || t.lanes[i].a[triad_slice * len + len / 2] != 7.0;
         round_of(&t, -1, 0);
         lane_free(&t.lanes[0]);
     }
