@@ -106,12 +106,12 @@ int bench_stream_supported(bench_stream kernel) {
 
 /* One thread's arrays (n doubles each, n a multiple of 8: whole 64-byte lines), in slices: each
  * kernel runs on the slice after the last kernel's, so what it touches was last touched eight
- * kernels before and evicted since. A kernel run on the slice the kernel before it just wrote
- * finds those lines in the cache, dirty: non-temporal stores to them wait for their write-back,
- * and bounds measured that way came out a third low (on an Intel host whose cache held a slice:
- * write_nt 17.7 GB/s on one thread against 26 with the lines elsewhere, so a skinning crowd
- * "passed" its bound). A slice takes about as long as one skinning pass (the best of many short
- * rounds is as likely to find a quiet moment of a shared machine as the best of many passes). */
+ * kernels before and has left the cache since. Run on the slice the kernel before had just used,
+ * non-temporal stores waited for the write-back of lines left dirty and reads found their lines
+ * in the cache: on an Intel host whose cache held a slice, write_nt came out 30% low (17.7
+ * GB/s on one thread against 26) and triad_nt 25% high, and a skinning crowd "passed" its bound.
+ * A slice takes about as long as one skinning pass (the best of many short rounds is as likely
+ * to find a quiet moment of a shared machine as the best of many passes). */
 enum { SLICES = 8 };
 
 typedef struct lane {
