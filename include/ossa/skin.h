@@ -55,7 +55,8 @@
  * 7. Normals and tangents are transformed as directions by the 3x3 part of the vertex's matrix
  *    and renormalised (the tangent's w is copied). Like most real-time runtimes, ossa uses the
  *    blended 3x3 itself rather than its inverse transpose: exact for rotations and uniform
- *    scale.
+ *    scale. (With DQS, whose 3x3 part is s R, unit input normals come out of R unit to rounding,
+ *    so the AVX-512 path leaves out that renormalisation when every input normal is unit.)
  * 8. Unskinned primitives (no influence sets, or drawn without their skin) are transformed by
  *    their node's world matrix exactly, never through a dual quaternion.
  *

@@ -67,14 +67,13 @@ SKIN_INLINE void lbs_matrix(const lookup_state *st, __mmask16 upper, const vi *i
     }
 }
 
-/* DQS: blended dual quaternions and scales to a matrix (blend_matrix's DQS branch). */
-SKIN_INLINE void dqs_matrix(const lookup_state *st, __mmask16 upper, const vi *idx, const vf *w,
-                            const unsigned count, const int t16, vf *m) {
+/* DQS: blended dual quaternions and scales (blend_matrix's DQS branch before dq_to_matrix_v). */
+SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *idx, const vf *w,
+                           const unsigned count, const int t16, vf *acc) {
     fast_table t[9];
     SKIN_UNROLL
     for (int e = 0; e < 9; e++)
         t[e] = table_of(st, e, upper, t16);
-    vf acc[9];
     SKIN_UNROLL
     for (int e = 0; e < 9; e++) {
         acc[e] = table_lookup(t[e], idx[0], t16);
@@ -102,7 +101,6 @@ SKIN_INLINE void dqs_matrix(const lookup_state *st, __mmask16 upper, const vi *i
             acc[e] = V_FMA(table_lookup(t[e], idx[k], t16), sw, acc[e]);
         acc[8] = V_FMA(table_lookup(t[8], idx[k], t16), w[k], acc[8]);
     }
-    dq_to_matrix_v(acc, m);
 }
 
 /* The palette entries of a uniform block's joints (every lane has the same ones). */
@@ -132,11 +130,10 @@ SKIN_INLINE void lbs_matrix_uniform(const float *const *p, const vf *w, const un
     }
 }
 
-/* dqs_matrix for a uniform block: the antipodality test is one scalar dot product per influence
+/* dqs_blend for a uniform block: the antipodality test is one scalar dot product per influence
  * (fused as the vector one is, so the same sign), the blend one broadcast per element. */
-SKIN_INLINE void dqs_matrix_uniform(const float *const *p, const vf *w, const unsigned count,
-                                    vf *m) {
-    vf acc[9];
+SKIN_INLINE void dqs_blend_uniform(const float *const *p, const vf *w, const unsigned count,
+                                   vf *acc) {
     SKIN_UNROLL
     for (int e = 0; e < 9; e++) {
         acc[e] = V_SET1(p[0][e]);
@@ -153,7 +150,13 @@ SKIN_INLINE void dqs_matrix_uniform(const float *const *p, const vf *w, const un
             acc[e] = V_FMA(V_SET1(q[e]), sw, acc[e]);
         acc[8] = V_FMA(V_SET1(q[8]), w[k], acc[8]);
     }
-    dq_to_matrix_v(acc, m);
+}
+
+/* The 3x3 part of m times a direction. */
+SKIN_INLINE void rotate(const vf *m, vf x, vf y, vf z, vf *o) {
+    SKIN_UNROLL
+    for (int r = 0; r < 3; r++)
+        o[r] = V_FMA(m[4 * r], x, V_FMA(m[4 * r + 1], y, V_MUL(m[4 * r + 2], z)));
 }
 
 /* Skins whole block `bi` with `count` influences into pos (and nrm when not NULL): a uniform
@@ -177,28 +180,45 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
                 _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(joints + k * SKIN_BLOCK)));
         w[k] = count > 1 ? V_LOAD(weights + k * SKIN_BLOCK) : V_SET1(1.0f);
     }
-    vf m[12];
+    vf m[12], scale = V_SET1(1.0f);
     const float *entries[FAST_MAX_INFLUENCES];
     if (uniform) uniform_entries(ctx, b, count, entries);
-    if (uniform && dqs)
-        dqs_matrix_uniform(entries, w, count, m);
-    else if (uniform)
+    /* A DQS vertex's matrix is s R, R a rotation: with unit normals R n is already unit (to
+     * rounding), so the normal skips direction()'s renormalisation, and s moves to the position. */
+    int rotation = dqs && nrm && mesh->unit_normals;
+    if (dqs) {
+        vf acc[9];
+        if (uniform)
+            dqs_blend_uniform(entries, w, count, acc);
+        else
+            dqs_blend(st, b->upper, idx, w, count, t16, acc);
+        if (rotation) scale = acc[8];
+        dq_rows_v(acc, rotation ? V_SET1(1.0f) : acc[8], m);
+    } else if (uniform) {
         lbs_matrix_uniform(entries, w, count, m);
-    else if (dqs)
-        dqs_matrix(st, b->upper, idx, w, count, t16, m);
-    else
+    } else {
         lbs_matrix(st, b->upper, idx, w, count, t16, m);
-    vf op[3];
-    SKIN_UNROLL
-    for (int r = 0; r < 3; r++)
-        op[r] = V_FMA(m[4 * r], V_LOAD(d),
-                      V_FMA(m[4 * r + 1], V_LOAD(d + SKIN_BLOCK),
-                            V_FMA(m[4 * r + 2], V_LOAD(d + 2 * SKIN_BLOCK), m[4 * r + 3])));
+    }
+    vf op[3], p0 = V_LOAD(d), p1 = V_LOAD(d + SKIN_BLOCK), p2 = V_LOAD(d + 2 * SKIN_BLOCK);
+    if (rotation) {
+        rotate(m, p0, p1, p2, op);
+        SKIN_UNROLL
+        for (int r = 0; r < 3; r++)
+            op[r] = V_FMA(scale, op[r], m[4 * r + 3]);
+    } else {
+        SKIN_UNROLL
+        for (int r = 0; r < 3; r++)
+            op[r] =
+                V_FMA(m[4 * r], p0, V_FMA(m[4 * r + 1], p1, V_FMA(m[4 * r + 2], p2, m[4 * r + 3])));
+    }
     store_xyz(pos + bi * SKIN_BLOCK * 3, op, ctx->nontemporal);
     if (nrm) {
         vf on[3];
         const float *n = d + 3 * SKIN_BLOCK;
-        direction(m, V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK), on);
+        if (rotation)
+            rotate(m, V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK), on);
+        else
+            direction(m, V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK), on);
         store_xyz(nrm + bi * SKIN_BLOCK * 3, on, ctx->nontemporal);
     }
 }

@@ -28,14 +28,13 @@
 #define SKIN_UNROLL _Pragma("GCC unroll 12")
 
 /*
- * Converts a blended dual quaternion (real r, dual d) + scale s (9 vectors) to 3x4 matrix rows,
- * normalising on the way: with n2 = |r|^2 and k = 2 / n2, s times the rotation of r / |r| is
- * s I - s k (...) and the translation 2 * (d / |r|) * conj(r / |r|) is k (w_r d - w_d r + r x d).
- * One reciprocal, no square root; the products of the rotation carry s k once.
+ * Converts a blended dual quaternion (real r, dual d) to 3x4 matrix rows with the rotation scaled
+ * by s, normalising on the way: with n2 = |r|^2 and k = 2 / n2, s times the rotation of r / |r|
+ * is s I - s k (...) and the translation 2 * (d / |r|) * conj(r / |r|) is k (w_r d - w_d r +
+ * r x d). One reciprocal, no square root; the products of the rotation carry s k once.
  */
-SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
+SKIN_INLINE void dq_rows_v(const vf *q, vf s, vf *m) {
     vf x = q[0], y = q[1], z = q[2], w = q[3], dx = q[4], dy = q[5], dz = q[6], dw = q[7];
-    vf s = q[8];
     vf r = V_RCP(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
     vf k = V_ADD(r, r), sk = V_MUL(s, k);
     m[3] = V_MUL(k, V_FMA(w, dx, V_FNMA(dw, x, V_FNMA(z, dy, V_MUL(y, dz)))));
@@ -53,6 +52,11 @@ SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
     m[8] = V_SUB(xz, yw);
     m[6] = V_SUB(yz, xw);
     m[9] = V_ADD(yz, xw);
+}
+
+/* The blended dual quaternion and scale (9 vectors) as the vertex's matrix s R, t. */
+SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
+    dq_rows_v(q, q[8], m);
 }
 
 /* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a

@@ -3,6 +3,7 @@
  * count, vertices sharing one joint list fill whole blocks of their own first (uniform blocks:
  * the kernels read their palette entries once per block instead of once per lane); the rest
  * follow, sorted by their joints. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +197,7 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
     m->joint_count = in->set_count ? d->joint_count : 0;
     m->target_count = d->target_count;
     m->has_normals = in->normals != NULL;
+    m->unit_normals = m->has_normals;
     m->has_tangents = in->tangents != NULL;
     for (uint32_t t = 0; t < d->target_count; t++) {
         m->morph_positions |= d->targets[t].positions != NULL;
@@ -328,9 +330,12 @@ ossa_result ossa_skin_mesh_create(const ossa_skin_mesh_desc *d, ossa_skin_mesh *
             for (unsigned l = 0; l < SKIN_BLOCK; l++) {
                 size_t v = lanes[l];
                 put_rows(rows, l, stream_at(in->positions, in->positions_stride, 12, v), 3);
-                if (m->has_normals)
-                    put_rows(rows + 3 * SKIN_BLOCK, l,
-                             stream_at(in->normals, in->normals_stride, 12, v), 3);
+                if (m->has_normals) {
+                    const float *n = stream_at(in->normals, in->normals_stride, 12, v);
+                    put_rows(rows + 3 * SKIN_BLOCK, l, n, 3);
+                    if (!(fabsf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] - 1.0f) <= 0x1p-21f))
+                        m->unit_normals = 0;
+                }
                 if (m->has_tangents)
                     put_rows(rows + (3 + 3 * (size_t)m->has_normals) * SKIN_BLOCK, l,
                              stream_at(in->tangents, in->tangents_stride, 16, v), 4);

@@ -52,6 +52,8 @@ struct ossa_skin_mesh {
     uint32_t max_influences;
     uint32_t target_count;
     int has_normals, has_tangents;
+    /* every input normal is of length 1 within 2^-21 in its square (then a rotation keeps it so) */
+    int unit_normals;
     /* which attributes any morph target displaces */
     int morph_positions, morph_normals, morph_tangents;
     size_t *histogram; /* max_influences + 1 counts */
