@@ -1,5 +1,7 @@
 /* Skinning kernels on hand-built data: exact values, renormalisation, morphs, strides, DQS. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ossa/skin.h"
@@ -8,6 +10,11 @@
 
 static const float identity[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
 static const double PI = 3.14159265358979323846;
+
+/* n floats on a 64-byte boundary, as the AVX-512 path's whole-block stores want them. */
+static float *aligned_floats(size_t n) {
+    return aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64);
+}
 
 /* Joint 0 identity, joint 1 a translation by (2, 4, 6) and a 90 degree turn about z. */
 static void two_joint_palette(float *p) {
@@ -274,11 +281,76 @@ static void test_dqs_matches_rigid(void) {
     ossa_skin_mesh_free(mesh);
 }
 
+/* DQS normals come out unit and in the same direction whether the input normals are unit (the
+ * AVX-512 path then leaves out the renormalisation) or not (it renormalises), in every backend,
+ * on whole blocks in prepared order (the fast path), with scaled joints. */
+static void test_dqs_unit_normals(void) {
+    enum { N = 32 };
+    uint64_t seed = 7;
+    float palette[24], dq[24];
+    skin_test_random_palette(&seed, 2, 3.0f, palette);
+    for (int e = 0; e < 12; e++) /* uniform scale 2 on joint 1 */
+        if (e % 4 != 3) palette[12 + e] *= 2.0f;
+    ossa_skin_dual_quats(palette, 2, dq);
+    static float pos[N][3], unit[N][3], longer[N][3], w[N][4];
+    static uint8_t j[N][4];
+    for (int v = 0; v < N; v++) {
+        float n[3] = {skin_test_uniform(&seed, -1, 1), skin_test_uniform(&seed, -1, 1), 0.5f};
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int c = 0; c < 3; c++) {
+            pos[v][c] = skin_test_uniform(&seed, -2, 2);
+            unit[v][c] = n[c] / len;
+            longer[v][c] = 3.0f * unit[v][c];
+        }
+        j[v][1] = 1;
+        w[v][0] = 0.25f, w[v][1] = 0.75f;
+    }
+    ossa_influence_set set = {j, 0, OSSA_COMPONENT_UNSIGNED_BYTE, w, 0, OSSA_COMPONENT_FLOAT};
+    ossa_skin_mesh *mesh[2] = {NULL, NULL};
+    for (int m = 0; m < 2; m++) {
+        ossa_skin_input in = {pos[0], 0, m ? longer[0] : unit[0], 0, NULL, 0, &set, 1};
+        ossa_skin_mesh_desc desc = {in, N, 2, NULL, 0, {0}};
+        CHECK(ossa_skin_mesh_create(&desc, &mesh[m], NULL) == OSSA_OK);
+    }
+    if (mesh[0] && mesh[1]) {
+        CHECK(ossa_skin_mesh_slot_count(mesh[0]) == N);
+        float *ref = aligned_floats(6 * N);
+        for (int be = OSSA_SKIN_BACKEND_SCALAR; be < OSSA_SKIN_BACKEND_COUNT; be++) {
+            if (!ossa_skin_backend_supported((ossa_skin_backend)be)) continue;
+            for (int m = 0; m < 2; m++) {
+                float *out = aligned_floats(6 * N);
+                ossa_skin_output o = {out, 0, out + 3 * N, 0, NULL, 0};
+                ossa_skin_frame frame = {0};
+                frame.dual_quats = dq;
+                frame.joint_count = 2;
+                frame.mode = OSSA_SKIN_DQS;
+                frame.order = OSSA_SKIN_ORDER_PREPARED;
+                frame.backend = (ossa_skin_backend)be;
+                CHECK(ossa_skin_mesh_run(mesh[m], &frame, &o, N, 0, N, NULL) == OSSA_OK);
+                if (be == OSSA_SKIN_BACKEND_SCALAR && m == 0) memcpy(ref, out, 24 * N);
+                char what[64];
+                snprintf(what, sizeof what, "DQS normals %s, %s", m ? "of length 3" : "unit",
+                         ossa_skin_backend_name((ossa_skin_backend)be));
+                skin_test_compare(what, out, ref, 2 * N, 3, 1e-6);
+                for (int v = 0; v < N; v++) {
+                    const float *n = out + 3 * N + 3 * v;
+                    CHECK_NEAR(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1.0, 1e-6);
+                }
+                free(out);
+            }
+        }
+        free(ref);
+    }
+    ossa_skin_mesh_free(mesh[0]);
+    ossa_skin_mesh_free(mesh[1]);
+}
+
 int main(void) {
     test_exact_blend();
     test_bad_joint_refused();
     test_morph_unskinned();
     test_dqs_keeps_twisted_area();
     test_dqs_matches_rigid();
+    test_dqs_unit_normals();
     return ossa_test_finish("skin_kernels");
 }
