@@ -112,6 +112,12 @@ void skin_dq_to_matrix(const float *b, float *m) {
 #define DQ_CHUNK 16
 
 void ossa_skin_dual_quats(const float *palette, uint32_t joint_count, float *out) {
+#ifdef OSSA_SKIN_DQ_AVX512
+    if (skin_dq_avx512_supported()) {
+        skin_dual_quats_avx512(palette, joint_count, out);
+        return;
+    }
+#endif
     /* Two short loops instead of one long chain per joint (determinant, cube root, square roots
      * and divisions, each waiting on the last): the processor overlaps many joints of each. */
     double inv_scale[DQ_CHUNK];

@@ -1,0 +1,197 @@
+/* Joint matrices to dual quaternions sixteen at a time (dual_quat.h), in float: one joint per
+ * lane, the matrices transposed in and the dual quaternions out. The steps are those of
+ * dual_quat.c (scale from the determinant's cube root, Shepperd's branches, the dual part from the
+ * translation) without its branches: every lane computes the four candidates' inputs and keeps
+ * its own. Lanes whose determinant is 0, not finite or outside the normal floats are done again
+ * by dual_quat.c. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "simd_target.h"
+OSSA_TARGET_BEGIN("avx512f,fma")
+#include <float.h>
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "dual_quat.h"
+
+#define INLINE inline __attribute__((always_inline))
+#if defined(__clang__)
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL _Pragma("GCC unroll 16")
+#endif
+
+int skin_dq_avx512_supported(void) {
+    return __builtin_cpu_supports("avx512f");
+}
+
+/* The first two steps of a 16x16 transpose of rows r (`groups` groups of four rows):
+ * u[4 g + k] block b holds element 4 b + k of rows 4 g .. 4 g + 3. */
+static INLINE void transpose_blocks(const __m512 *r, int groups, __m512 *u) {
+    UNROLL
+    for (int g = 0; g < groups; g++) {
+        const __m512 *q = r + 4 * g;
+        __m512 t0 = _mm512_unpacklo_ps(q[0], q[1]), t1 = _mm512_unpackhi_ps(q[0], q[1]);
+        __m512 t2 = _mm512_unpacklo_ps(q[2], q[3]), t3 = _mm512_unpackhi_ps(q[2], q[3]);
+        u[4 * g + 0] = _mm512_shuffle_ps(t0, t2, 0x44);
+        u[4 * g + 1] = _mm512_shuffle_ps(t0, t2, 0xee);
+        u[4 * g + 2] = _mm512_shuffle_ps(t1, t3, 0x44);
+        u[4 * g + 3] = _mm512_shuffle_ps(t1, t3, 0xee);
+    }
+}
+
+/* Sixteen rows of twelve floats (a joint's matrix each) to twelve vectors: out[e] lane c is
+ * element e of row c. */
+static INLINE void rows_to_elements(const __m512 *rows, __m512 *out) {
+    __m512 u[16];
+    transpose_blocks(rows, 4, u);
+    UNROLL
+    for (int k = 0; k < 4; k++) {
+        /* blocks 0 and 2 (a), 1 and 3 (b) of groups 0, 1 and of groups 2, 3 */
+        __m512 a01 = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        __m512 a23 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x88);
+        __m512 b01 = _mm512_shuffle_f32x4(u[k], u[4 + k], 0xdd);
+        __m512 b23 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xdd);
+        out[k] = _mm512_shuffle_f32x4(a01, a23, 0x88);
+        out[k + 8] = _mm512_shuffle_f32x4(a01, a23, 0xdd);
+        out[k + 4] = _mm512_shuffle_f32x4(b01, b23, 0x88);
+    }
+}
+
+/* Twelve vectors (element e of sixteen joints in lanes) to sixteen rows: rows[c] lanes 0-11 are
+ * joint c's twelve floats (12-15 undefined). */
+static INLINE void elements_to_rows(const __m512 *in, __m512 *rows) {
+    __m512 u[12];
+    transpose_blocks(in, 3, u);
+    UNROLL
+    for (int k = 0; k < 4; k++) {
+        /* blocks b of groups 0, 1 and 2: a for b = 0, 2; c for b = 1, 3 */
+        __m512 a = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        __m512 c = _mm512_shuffle_f32x4(u[k], u[4 + k], 0xdd);
+        rows[k] = _mm512_shuffle_f32x4(a, u[8 + k], 0x08);      /* a0 a2 u0 - */
+        rows[k + 8] = _mm512_shuffle_f32x4(a, u[8 + k], 0x2d);  /* a1 a3 u2 - */
+        rows[k + 4] = _mm512_shuffle_f32x4(c, u[8 + k], 0x18);  /* c0 c2 u1 - */
+        rows[k + 12] = _mm512_shuffle_f32x4(c, u[8 + k], 0x3d); /* c1 c3 u3 - */
+    }
+}
+
+/* d^(-1/3) for normal floats d > 0: an estimate from d's bits (within 4%), then four Newton
+ * steps y (4 - d y^3) / 3, each squaring the relative error. */
+static INLINE __m512 inverse_cube_root(__m512 d) {
+    /* the bits of d^(-1/3) are about 4/3 of 1.0's minus a third of d's */
+    __m512 bits = _mm512_cvtepi32_ps(_mm512_castps_si512(d));
+    __m512i guess =
+        _mm512_sub_epi32(_mm512_set1_epi32(0x54a2fa8c),
+                         _mm512_cvtps_epi32(_mm512_mul_ps(bits, _mm512_set1_ps(1.0f / 3.0f))));
+    __m512 y = _mm512_castsi512_ps(guess);
+    __m512 third_f = _mm512_set1_ps(1.0f / 3.0f), four = _mm512_set1_ps(4.0f);
+    UNROLL
+    for (int i = 0; i < 4; i++) {
+        __m512 y3 = _mm512_mul_ps(_mm512_mul_ps(y, y), y);
+        y = _mm512_mul_ps(_mm512_mul_ps(y, third_f), _mm512_fnmadd_ps(d, y3, four));
+    }
+    return y;
+}
+
+/* Sixteen joints' dual quaternions (12 floats each) from their matrices; returns the lanes that
+ * need dual_quat.c. */
+static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
+    __mmask16 live = n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1u);
+    __m512 rows[16], m[12];
+    UNROLL
+    for (uint32_t c = 0; c < 16; c++)
+        rows[c] = _mm512_maskz_loadu_ps(c < n ? 0x0fff : 0, palette + 12 * (size_t)c);
+    rows_to_elements(rows, m); /* m[e]: element e of every joint */
+    __m512 det = _mm512_sub_ps(
+        _mm512_fmadd_ps(
+            m[0], _mm512_fmsub_ps(m[5], m[10], _mm512_mul_ps(m[6], m[9])),
+            _mm512_mul_ps(m[2], _mm512_fmsub_ps(m[4], m[9], _mm512_mul_ps(m[5], m[8])))),
+        _mm512_mul_ps(m[1], _mm512_fmsub_ps(m[4], m[10], _mm512_mul_ps(m[6], m[8]))));
+    __m512 abs_det = _mm512_abs_ps(det);
+    __mmask16 normal = _mm512_cmp_ps_mask(abs_det, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
+                       _mm512_cmp_ps_mask(abs_det, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ);
+    __m512 inv_scale = _mm512_mask_blend_ps(
+        normal, _mm512_set1_ps(1.0f),
+        inverse_cube_root(_mm512_mask_blend_ps(normal, _mm512_set1_ps(1.0f), abs_det)));
+    __m512 a[9];
+    UNROLL
+    for (int r = 0; r < 3; r++)
+        UNROLL
+    for (int c = 0; c < 3; c++)
+        a[3 * r + c] = _mm512_mul_ps(m[4 * r + c], inv_scale);
+    /* Shepperd's branches as quat_of_rotation (dual_quat.c) takes them */
+    __m512 trace = _mm512_add_ps(_mm512_add_ps(a[0], a[4]), a[8]);
+    __mmask16 w_case = _mm512_cmp_ps_mask(trace, a[0], _CMP_GT_OQ) &
+                       _mm512_cmp_ps_mask(trace, a[4], _CMP_GT_OQ) &
+                       _mm512_cmp_ps_mask(trace, a[8], _CMP_GT_OQ);
+    __mmask16 x_case = ~w_case & _mm512_cmp_ps_mask(a[0], a[4], _CMP_GE_OQ) &
+                       _mm512_cmp_ps_mask(a[0], a[8], _CMP_GE_OQ);
+    __mmask16 y_case = ~w_case & ~x_case & _mm512_cmp_ps_mask(a[4], a[8], _CMP_GE_OQ);
+    __m512 one = _mm512_set1_ps(1.0f);
+    __m512 big = _mm512_mask_blend_ps(
+        w_case,
+        _mm512_mask_blend_ps(x_case,
+                             _mm512_mask_blend_ps(y_case,
+                                                  _mm512_sub_ps(_mm512_sub_ps(a[8], a[0]), a[4]),
+                                                  _mm512_sub_ps(_mm512_sub_ps(a[4], a[0]), a[8])),
+                             _mm512_sub_ps(_mm512_sub_ps(a[0], a[4]), a[8])),
+        trace);
+    __m512 s = _mm512_mul_ps(_mm512_set1_ps(2.0f), _mm512_sqrt_ps(_mm512_add_ps(one, big)));
+    __m512 inv = _mm512_div_ps(one, s), quarter = _mm512_mul_ps(_mm512_set1_ps(0.25f), s);
+    __m512 d1 = _mm512_mul_ps(_mm512_sub_ps(a[7], a[5]), inv);
+    __m512 d2 = _mm512_mul_ps(_mm512_sub_ps(a[2], a[6]), inv);
+    __m512 d3 = _mm512_mul_ps(_mm512_sub_ps(a[3], a[1]), inv);
+    __m512 s1 = _mm512_mul_ps(_mm512_add_ps(a[1], a[3]), inv);
+    __m512 s2 = _mm512_mul_ps(_mm512_add_ps(a[2], a[6]), inv);
+    __m512 s3 = _mm512_mul_ps(_mm512_add_ps(a[5], a[7]), inv);
+    __m512 q[4];
+    q[0] = _mm512_mask_blend_ps(w_case | x_case, _mm512_mask_blend_ps(y_case, s2, s1),
+                                _mm512_mask_blend_ps(x_case, d1, quarter));
+    q[1] = _mm512_mask_blend_ps(w_case | x_case, _mm512_mask_blend_ps(y_case, s3, quarter),
+                                _mm512_mask_blend_ps(x_case, d2, s1));
+    q[2] = _mm512_mask_blend_ps(w_case | x_case, _mm512_mask_blend_ps(y_case, quarter, s3),
+                                _mm512_mask_blend_ps(x_case, d3, s2));
+    q[3] = _mm512_mask_blend_ps(w_case | x_case, _mm512_mask_blend_ps(y_case, d3, d2),
+                                _mm512_mask_blend_ps(x_case, quarter, d1));
+    __m512 len2 = _mm512_fmadd_ps(
+        q[0], q[0],
+        _mm512_fmadd_ps(q[1], q[1], _mm512_fmadd_ps(q[2], q[2], _mm512_mul_ps(q[3], q[3]))));
+    __m512 inv_len = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
+    __m512 dq[12];
+    UNROLL
+    for (int i = 0; i < 4; i++)
+        dq[i] = _mm512_mul_ps(q[i], inv_len);
+    /* dual = 0.5 (t, 0) q */
+    __m512 half = _mm512_set1_ps(0.5f), tx = m[3], ty = m[7], tz = m[11];
+    __m512 x = dq[0], y = dq[1], z = dq[2], w = dq[3];
+    dq[4] =
+        _mm512_mul_ps(half, _mm512_fnmadd_ps(tz, y, _mm512_fmadd_ps(ty, z, _mm512_mul_ps(tx, w))));
+    dq[5] =
+        _mm512_mul_ps(half, _mm512_fmadd_ps(tz, x, _mm512_fnmadd_ps(tx, z, _mm512_mul_ps(ty, w))));
+    dq[6] =
+        _mm512_mul_ps(half, _mm512_fnmadd_ps(ty, x, _mm512_fmadd_ps(tx, y, _mm512_mul_ps(tz, w))));
+    dq[7] = _mm512_mul_ps(_mm512_set1_ps(-0.5f),
+                          _mm512_fmadd_ps(tx, x, _mm512_fmadd_ps(ty, y, _mm512_mul_ps(tz, z))));
+    dq[8] = _mm512_div_ps(one, inv_scale);
+    dq[9] = dq[10] = dq[11] = _mm512_setzero_ps();
+    elements_to_rows(dq, rows);
+    UNROLL
+    for (uint32_t c = 0; c < 16; c++)
+        if (c < n) _mm512_mask_storeu_ps(out + 12 * (size_t)c, 0x0fff, rows[c]);
+    return (__mmask16)(live & ~normal);
+}
+
+void skin_dual_quats_avx512(const float *palette, uint32_t joint_count, float *out) {
+    for (uint32_t first = 0; first < joint_count; first += 16) {
+        uint32_t n = joint_count - first < 16 ? joint_count - first : 16;
+        __mmask16 redo = convert16(palette + 12 * (size_t)first, n, out + 12 * (size_t)first);
+        for (uint32_t c = 0; redo; c++, redo >>= 1)
+            if (redo & 1)
+                skin_dq_from_matrix(palette + 12 * ((size_t)first + c),
+                                    out + 12 * ((size_t)first + c));
+    }
+}
+
+OSSA_TARGET_END
+#else
+typedef int skin_dq_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
+#endif
