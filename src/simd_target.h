@@ -17,4 +17,13 @@
 #define OSSA_TARGET_END
 #endif
 
+/* For SIMD helpers whose vectors must stay in registers: always inlined, and loops over a
+ * handful of vectors fully unrolled (left as loops, they keep the vectors in memory). */
+#define OSSA_SIMD_INLINE inline __attribute__((always_inline))
+#if defined(__clang__)
+#define OSSA_SIMD_UNROLL _Pragma("unroll")
+#else
+#define OSSA_SIMD_UNROLL _Pragma("GCC unroll 16")
+#endif
+
 #endif

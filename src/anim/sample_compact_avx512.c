@@ -15,16 +15,10 @@ OSSA_TARGET_BEGIN("avx512f,avx512vl,avx512bw")
 #endif
 #include <immintrin.h>
 
-/* One function per timeline, so that the blocks' latency chains overlap, with its loops over
- * components and tracks unrolled: left as loops, they keep vectors in memory and read parts of
- * them back, which can stall for the length of a store (a fifth of CesiumMan's sample time on
- * Zen 4). */
-#define INLINE inline __attribute__((always_inline))
-#if defined(__clang__)
-#define UNROLL _Pragma("unroll")
-#else
-#define UNROLL _Pragma("GCC unroll 16")
-#endif
+/* One function per timeline, so that the blocks' latency chains overlap, its helpers inlined and
+ * its loops over components and tracks unrolled (OSSA_SIMD_INLINE, OSSA_SIMD_UNROLL): left as
+ * loops, they keep vectors in memory and read parts of them back, which can stall for the length
+ * of a store (a fifth of CesiumMan's sample time on Zen 4). */
 
 int ossa_compact_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
@@ -32,27 +26,27 @@ int ossa_compact_avx512_supported(void) {
 }
 
 /* Lanes [0, n) of a block of min(n, 16) tracks; the others load zeros. */
-static INLINE __mmask16 lanes(uint32_t n) {
+static OSSA_SIMD_INLINE __mmask16 lanes(uint32_t n) {
     return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
-static INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
+static OSSA_SIMD_INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
     return _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, q)));
 }
 
 /* Components of vec tracks (or of rot3 tracks before the rebuild): offset + q * step. q: the
  * class's first component in a row, r: its ranges, n: tracks in the class, j: first lane. */
-static INLINE void decode3(const uint16_t *q, const float *r, uint32_t n, uint32_t j, __mmask16 m,
-                           __m512 *out) {
-    UNROLL
+static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
+                                     __mmask16 m, __m512 *out) {
+    OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 3; c++)
         out[c] = _mm512_add_ps(
             _mm512_maskz_loadu_ps(m, r + c * n + j),
             _mm512_mul_ps(load_q(q + c * n + j, m), _mm512_maskz_loadu_ps(m, r + (3 + c) * n + j)));
 }
 
-static INLINE void decode_rot3(const uint16_t *q, const float *r, const uint8_t *dropped,
-                               uint32_t n, uint32_t j, __mmask16 m, __m512 *out) {
+static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, const uint8_t *dropped,
+                                         uint32_t n, uint32_t j, __mmask16 m, __m512 *out) {
     __m512 v[3];
     decode3(q, r, n, j, m, v);
     __m512 one = _mm512_set1_ps(1.0f);
@@ -71,11 +65,11 @@ static INLINE void decode_rot3(const uint16_t *q, const float *r, const uint8_t 
     out[3] = _mm512_mask_blend_ps(d0 | d1 | d2, w, v[2]);
 }
 
-static INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmask16 m,
-                               __m512 *out) {
+static OSSA_SIMD_INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmask16 m,
+                                         __m512 *out) {
     __m512 step = _mm512_set1_ps(OSSA_COMPACT_FULL_STEP), minus_one = _mm512_set1_ps(-1.0f);
     __m512 len2 = _mm512_setzero_ps();
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 4; c++) {
         out[c] = _mm512_add_ps(minus_one, _mm512_mul_ps(load_q(q + c * n + j, m), step));
         len2 =
@@ -84,13 +78,13 @@ static INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmas
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ), one,
                                     _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 4; c++)
         out[c] = _mm512_mul_ps(out[c], s);
 }
 
 /* One track's value (see store). */
-static INLINE void store1(float *local, uint32_t target, __m128 v, __mmask8 mask) {
+static OSSA_SIMD_INLINE void store1(float *local, uint32_t target, __m128 v, __mmask8 mask) {
     float *out = local + target;
     if (mask == 0xf) {
         _mm_storeu_ps(out, v);
@@ -102,8 +96,8 @@ static INLINE void store1(float *local, uint32_t target, __m128 v, __mmask8 mask
 
 /* Writes lanes [0, n) of component vectors (x, y, z, w) to their targets: all four floats of a
  * rotation (mask 0xf); three (mask 0x7) of a translation or scale. */
-static INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n, __mmask8 mask,
-                         float *local) {
+static OSSA_SIMD_INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n,
+                                   __mmask8 mask, float *local) {
     __m512 t0 = _mm512_unpacklo_ps(v[0], v[1]), t1 = _mm512_unpackhi_ps(v[0], v[1]);
     __m512 t2 = _mm512_unpacklo_ps(v[2], v[3]), t3 = _mm512_unpackhi_ps(v[2], v[3]);
     /* Block b of qi is track 4b + i. */
@@ -134,10 +128,10 @@ static INLINE void store(const __m512 *v, const uint16_t *targets, uint32_t n, _
 
 /* ossa_compact_nlerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
  * tracks, a, b, out holding four vectors per block; u, ga, gb as there, in every lane. */
-static INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga, __m512 gb,
-                           __m512 *out, int blocks) {
+static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga,
+                                     __m512 gb, __m512 *out, int blocks) {
     __m512 one = _mm512_set1_ps(1.0f);
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int h = 0; h < blocks; h++) {
         const __m512 *p = a + 4 * h, *q = b + 4 * h;
         __m512 *r = out + 4 * h;
@@ -158,7 +152,7 @@ static INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga
                                             _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_B3)))));
         __m512 v = _mm512_add_ps(u, _mm512_add_ps(_mm512_mul_ps(ga, pa), _mm512_mul_ps(gb, pb)));
         __m512 len2 = _mm512_setzero_ps();
-        UNROLL
+        OSSA_SIMD_UNROLL
         for (int c = 0; c < 4; c++) {
             r[c] = _mm512_add_ps(p[c],
                                  _mm512_mul_ps(_mm512_sub_ps(_mm512_mul_ps(sign, q[c]), p[c]), v));
@@ -166,7 +160,7 @@ static INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga
         }
         __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ),
                                         one, _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
-        UNROLL
+        OSSA_SIMD_UNROLL
         for (int c = 0; c < 4; c++)
             r[c] = _mm512_mul_ps(r[c], s);
     }
@@ -175,16 +169,16 @@ static INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga
 /* The rotations of a block starting at rot3 track j of a row: up to sixteen rot3 tracks and,
  * in a last block with room, the `merged` rot4 tracks after them (one nlerp instead of two).
  * Returns the lanes used; lane i is track j + i of the timeline's rotations. */
-static INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
-                                        const uint8_t *dropped, uint32_t r3, uint32_t r4,
-                                        uint32_t merged, uint32_t j, __m512 *out) {
+static OSSA_SIMD_INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
+                                                  const uint8_t *dropped, uint32_t r3, uint32_t r4,
+                                                  uint32_t merged, uint32_t j, __m512 *out) {
     uint32_t n = r3 - j < 16 ? r3 - j : 16;
     decode_rot3(row, range, dropped, r3, j, lanes(n), out);
     if (n < 16 && merged) {
         __m512 q[4];
         __mmask16 m4 = (__mmask16)(lanes(n + merged) & ~lanes(n));
         decode_rot4(row + 3 * r3 - n, r4, 0, m4, q); /* lane n reads the first rot4 track */
-        UNROLL
+        OSSA_SIMD_UNROLL
         for (int c = 0; c < 4; c++)
             out[c] = _mm512_mask_blend_ps(m4, out[c], q[c]);
         n += merged;
@@ -193,7 +187,7 @@ static INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
 }
 
 /* rot4 tracks that fit in the last rot3 block's free lanes, else 0. */
-static INLINE uint32_t merged_rot4(const ossa_compact_timeline *tl) {
+static OSSA_SIMD_INLINE uint32_t merged_rot4(const ossa_compact_timeline *tl) {
     uint32_t tail = tl->rot3 % 16u;
     return tail && tl->rot4 <= 16u - tail ? tl->rot4 : 0;
 }
@@ -243,7 +237,7 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
         __mmask16 m = lanes(tl->vec - j);
         decode3(row0, range + 6 * tl->rot3, tl->vec, j, m, a);
         decode3(row1, range + 6 * tl->rot3, tl->vec, j, m, b);
-        UNROLL
+        OSSA_SIMD_UNROLL
         for (int c = 0; c < 3; c++)
             out[c] = _mm512_add_ps(a[c], _mm512_mul_ps(_mm512_sub_ps(b[c], a[c]), vu));
         store(out, vec_targets + j, tl->vec - j, 0x7, local);

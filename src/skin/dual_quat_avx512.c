@@ -13,21 +13,14 @@ OSSA_TARGET_BEGIN("avx512f,fma")
 
 #include "dual_quat.h"
 
-#define INLINE inline __attribute__((always_inline))
-#if defined(__clang__)
-#define UNROLL _Pragma("unroll")
-#else
-#define UNROLL _Pragma("GCC unroll 16")
-#endif
-
 int skin_dq_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f");
 }
 
 /* The first two steps of a 16x16 transpose of rows r (`groups` groups of four rows):
  * u[4 g + k] block b holds element 4 b + k of rows 4 g .. 4 g + 3. */
-static INLINE void transpose_blocks(const __m512 *r, int groups, __m512 *u) {
-    UNROLL
+static OSSA_SIMD_INLINE void transpose_blocks(const __m512 *r, int groups, __m512 *u) {
+    OSSA_SIMD_UNROLL
     for (int g = 0; g < groups; g++) {
         const __m512 *q = r + 4 * g;
         __m512 t0 = _mm512_unpacklo_ps(q[0], q[1]), t1 = _mm512_unpackhi_ps(q[0], q[1]);
@@ -41,10 +34,10 @@ static INLINE void transpose_blocks(const __m512 *r, int groups, __m512 *u) {
 
 /* Sixteen rows of twelve floats (a joint's matrix each) to twelve vectors: out[e] lane c is
  * element e of row c. */
-static INLINE void rows_to_elements(const __m512 *rows, __m512 *out) {
+static OSSA_SIMD_INLINE void rows_to_elements(const __m512 *rows, __m512 *out) {
     __m512 u[16];
     transpose_blocks(rows, 4, u);
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int k = 0; k < 4; k++) {
         /* blocks 0 and 2 (a), 1 and 3 (b) of groups 0, 1 and of groups 2, 3 */
         __m512 a01 = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
@@ -59,10 +52,10 @@ static INLINE void rows_to_elements(const __m512 *rows, __m512 *out) {
 
 /* Twelve vectors (element e of sixteen joints in lanes) to sixteen rows: rows[c] lanes 0-11 are
  * joint c's twelve floats (12-15 undefined). */
-static INLINE void elements_to_rows(const __m512 *in, __m512 *rows) {
+static OSSA_SIMD_INLINE void elements_to_rows(const __m512 *in, __m512 *rows) {
     __m512 u[12];
     transpose_blocks(in, 3, u);
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int k = 0; k < 4; k++) {
         /* blocks b of groups 0, 1 and 2: a for b = 0, 2; c for b = 1, 3 */
         __m512 a = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
@@ -76,7 +69,7 @@ static INLINE void elements_to_rows(const __m512 *in, __m512 *rows) {
 
 /* d^(-1/3) for normal floats d > 0: an estimate from d's bits (within 4%), then four Newton
  * steps y (4 - d y^3) / 3, each squaring the relative error. */
-static INLINE __m512 inverse_cube_root(__m512 d) {
+static OSSA_SIMD_INLINE __m512 inverse_cube_root(__m512 d) {
     /* the bits of d^(-1/3) are about 4/3 of 1.0's minus a third of d's */
     __m512 bits = _mm512_cvtepi32_ps(_mm512_castps_si512(d));
     __m512i guess =
@@ -84,7 +77,7 @@ static INLINE __m512 inverse_cube_root(__m512 d) {
                          _mm512_cvtps_epi32(_mm512_mul_ps(bits, _mm512_set1_ps(1.0f / 3.0f))));
     __m512 y = _mm512_castsi512_ps(guess);
     __m512 third_f = _mm512_set1_ps(1.0f / 3.0f), four = _mm512_set1_ps(4.0f);
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int i = 0; i < 4; i++) {
         __m512 y3 = _mm512_mul_ps(_mm512_mul_ps(y, y), y);
         y = _mm512_mul_ps(_mm512_mul_ps(y, third_f), _mm512_fnmadd_ps(d, y3, four));
@@ -97,7 +90,7 @@ static INLINE __m512 inverse_cube_root(__m512 d) {
 static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
     __mmask16 live = n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1u);
     __m512 rows[16], m[12];
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 16; c++)
         rows[c] = _mm512_maskz_loadu_ps(c < n ? 0x0fff : 0, palette + 12 * (size_t)c);
     rows_to_elements(rows, m); /* m[e]: element e of every joint */
@@ -113,9 +106,9 @@ static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
         normal, _mm512_set1_ps(1.0f),
         inverse_cube_root(_mm512_mask_blend_ps(normal, _mm512_set1_ps(1.0f), abs_det)));
     __m512 a[9];
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int r = 0; r < 3; r++)
-        UNROLL
+        OSSA_SIMD_UNROLL
     for (int c = 0; c < 3; c++)
         a[3 * r + c] = _mm512_mul_ps(m[4 * r + c], inv_scale);
     /* Shepperd's branches as quat_of_rotation (dual_quat.c) takes them */
@@ -157,7 +150,7 @@ static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
         _mm512_fmadd_ps(q[1], q[1], _mm512_fmadd_ps(q[2], q[2], _mm512_mul_ps(q[3], q[3]))));
     __m512 inv_len = _mm512_div_ps(one, _mm512_sqrt_ps(len2));
     __m512 dq[12];
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (int i = 0; i < 4; i++)
         dq[i] = _mm512_mul_ps(q[i], inv_len);
     /* dual = 0.5 (t, 0) q */
@@ -174,7 +167,7 @@ static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
     dq[8] = _mm512_div_ps(one, inv_scale);
     dq[9] = dq[10] = dq[11] = _mm512_setzero_ps();
     elements_to_rows(dq, rows);
-    UNROLL
+    OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 16; c++)
         if (c < n) _mm512_mask_storeu_ps(out + 12 * (size_t)c, 0x0fff, rows[c]);
     return (__mmask16)(live & ~normal);

@@ -166,6 +166,18 @@ static double yz_area(const float *p, int n) {
     return fabs(a) / 2;
 }
 
+/* A DQS frame over a dual quaternion table, in one backend. */
+static ossa_skin_frame dqs_frame(const float *dq, uint32_t joints, ossa_skin_order order,
+                                 int backend) {
+    ossa_skin_frame frame = {0};
+    frame.dual_quats = dq;
+    frame.joint_count = joints;
+    frame.mode = OSSA_SKIN_DQS;
+    frame.order = order;
+    frame.backend = (ossa_skin_backend)backend;
+    return frame;
+}
+
 /*
  * A ring of a tube halfway between two joints, the second twisted by 150 degrees about the
  * tube's axis: LBS averages the two rings' points and shrinks the ring to cos(75 deg) of its
@@ -216,13 +228,8 @@ static void test_dqs_keeps_twisted_area(void) {
         if (!ossa_skin_backend_supported((ossa_skin_backend)b)) continue;
         float out[RING][3];
         ossa_skin_output o = {out[0], 0, NULL, 0, NULL, 0};
-        ossa_skin_frame frame = {0};
+        ossa_skin_frame frame = dqs_frame(dq, 2, OSSA_SKIN_ORDER_ORIGINAL, b);
         frame.palette = palette;
-        frame.dual_quats = dq;
-        frame.joint_count = 2;
-        frame.mode = OSSA_SKIN_DQS;
-        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
-        frame.backend = (ossa_skin_backend)b;
         CHECK(ossa_skin_mesh_run(mesh, &frame, &o, RING, 0, ossa_skin_mesh_slot_count(mesh),
                                  NULL) == OSSA_OK);
         CHECK_NEAR(yz_area(out[0], RING), rest, 1e-4);
@@ -269,12 +276,7 @@ static void test_dqs_matches_rigid(void) {
         if (!ossa_skin_backend_supported((ossa_skin_backend)be)) continue;
         float out[4][3];
         ossa_skin_output o = {out[0], 0, NULL, 0, NULL, 0};
-        ossa_skin_frame frame = {0};
-        frame.dual_quats = dq;
-        frame.joint_count = 3;
-        frame.mode = OSSA_SKIN_DQS;
-        frame.order = OSSA_SKIN_ORDER_ORIGINAL;
-        frame.backend = (ossa_skin_backend)be;
+        ossa_skin_frame frame = dqs_frame(dq, 3, OSSA_SKIN_ORDER_ORIGINAL, be);
         CHECK(ossa_skin_mesh_run(mesh, &frame, &o, 4, 0, ossa_skin_mesh_slot_count(mesh), NULL) ==
               OSSA_OK);
         skin_test_compare("antipodal blend", out[0], a[0], 4, 3, 1e-5);
@@ -321,12 +323,7 @@ static void test_dqs_unit_normals(void) {
             for (int m = 0; m < 2; m++) {
                 float *out = aligned_floats(6 * N);
                 ossa_skin_output o = {out, 0, out + 3 * N, 0, NULL, 0};
-                ossa_skin_frame frame = {0};
-                frame.dual_quats = dq;
-                frame.joint_count = 2;
-                frame.mode = OSSA_SKIN_DQS;
-                frame.order = OSSA_SKIN_ORDER_PREPARED;
-                frame.backend = (ossa_skin_backend)be;
+                ossa_skin_frame frame = dqs_frame(dq, 2, OSSA_SKIN_ORDER_PREPARED, be);
                 CHECK(ossa_skin_mesh_run(mesh[m], &frame, &o, N, 0, N, NULL) == OSSA_OK);
                 if (be == OSSA_SKIN_BACKEND_SCALAR && m == 0) memcpy(ref, out, 24 * N);
                 char what[64];
