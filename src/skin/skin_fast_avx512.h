@@ -268,7 +268,7 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
      * to hide memory latency: meshes too large for the caches (measured by their positions
      * and normals, as OSSA_SKIN_STORES_AUTO measures them) fetch ahead. ~1.3x on a 1M-vertex
      * mesh on Zen 4, where LBS got slower; on an Intel Xeon (2026-11-27, a 4M-vertex mesh) LBS
-     * gained 1.14-1.17x too. A crowd's small shared meshes stay in cache whatever it stores. */
+     * gained 1.08-1.20x too. A crowd's small shared meshes stay in cache whatever it stores. */
     int prefetch =
         (ctx->dqs || __builtin_cpu_is("intel")) && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
     for (size_t bi = first; bi < last; bi++) {
