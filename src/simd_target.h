@@ -17,6 +17,16 @@
 #define OSSA_TARGET_END
 #endif
 
+/* After OSSA_TARGET_BEGIN in files whose vector code must round as their scalar reference does:
+ * no multiply and add fused into an FMA. */
+#if defined(__clang__)
+#define OSSA_FP_CONTRACT_OFF _Pragma("clang fp contract(off)")
+#elif defined(__GNUC__)
+#define OSSA_FP_CONTRACT_OFF _Pragma("GCC optimize(\"fp-contract=off\")")
+#else
+#define OSSA_FP_CONTRACT_OFF
+#endif
+
 /* For SIMD helpers whose vectors must stay in registers: always inlined, and loops over a
  * handful of vectors fully unrolled (left as loops, they keep the vectors in memory). */
 #define OSSA_SIMD_INLINE inline __attribute__((always_inline))

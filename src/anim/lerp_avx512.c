@@ -7,11 +7,7 @@
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f,avx512vl")
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+OSSA_FP_CONTRACT_OFF
 #include <immintrin.h>
 
 #define XYZ 0x7 /* the three lanes of a vector in its 128-bit block */

@@ -8,11 +8,7 @@
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f,avx512vl,avx512bw")
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+OSSA_FP_CONTRACT_OFF
 #include <immintrin.h>
 
 /* One function per timeline, so that the blocks' latency chains overlap, its helpers inlined and

@@ -9,14 +9,11 @@
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f")
-#if defined(__clang__)
-#pragma clang fp contract(off) /* clang would fuse the intrinsics' multiplies and adds */
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off") /* as above, should the build allow fusing */
-#endif
+OSSA_FP_CONTRACT_OFF /* compilers would fuse the intrinsics' multiplies and adds */
 #include <immintrin.h>
 
-int ossa_anim_avx512_supported(void) {
+    int
+    ossa_anim_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 

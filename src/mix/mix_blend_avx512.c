@@ -11,11 +11,7 @@
 
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f,avx512vl")
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+OSSA_FP_CONTRACT_OFF
 #include <immintrin.h>
 
 #define ROTATION 0x78 /* lanes 3-6 of the first register */
