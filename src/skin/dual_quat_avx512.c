@@ -105,12 +105,10 @@ static __mmask16 convert16(const float *palette, uint32_t n, float *out) {
     __m512 inv_scale = _mm512_mask_blend_ps(
         normal, _mm512_set1_ps(1.0f),
         inverse_cube_root(_mm512_mask_blend_ps(normal, _mm512_set1_ps(1.0f), abs_det)));
-    __m512 a[9];
+    __m512 a[9]; /* the 3x3 part over the scale, row by row */
     OSSA_SIMD_UNROLL
-    for (int r = 0; r < 3; r++)
-        OSSA_SIMD_UNROLL
-    for (int c = 0; c < 3; c++)
-        a[3 * r + c] = _mm512_mul_ps(m[4 * r + c], inv_scale);
+    for (int e = 0; e < 9; e++)
+        a[e] = _mm512_mul_ps(m[4 * (e / 3) + e % 3], inv_scale);
     /* Shepperd's branches as quat_of_rotation (dual_quat.c) takes them */
     __m512 trace = _mm512_add_ps(_mm512_add_ps(a[0], a[4]), a[8]);
     __mmask16 w_case = _mm512_cmp_ps_mask(trace, a[0], _CMP_GT_OQ) &
