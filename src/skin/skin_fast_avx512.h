@@ -41,10 +41,14 @@ typedef struct fast_table {
     vf lo, hi;
 } fast_table;
 
-SKIN_INLINE fast_table table_of(const lookup_state *st, int e, __mmask16 upper, const int t16) {
-    fast_table t = {_mm512_load_ps(st->window[e]), _mm512_load_ps(st->window[e] + 16)};
+SKIN_INLINE fast_table row_table(const float *row, __mmask16 upper, const int t16) {
+    fast_table t = {_mm512_load_ps(row), _mm512_load_ps(row + 16)};
     if (t16) t.lo = _mm512_mask_blend_ps(upper, t.lo, t.hi);
     return t;
+}
+
+SKIN_INLINE fast_table table_of(const lookup_state *st, int e, __mmask16 upper, const int t16) {
+    return row_table(st->window[e], upper, t16);
 }
 
 /* The entries of table t named by idx (joint - base). */
@@ -101,6 +105,44 @@ SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *id
             acc[e] = V_FMA(table_lookup(t[e], idx[k], t16), sw, acc[e]);
         acc[8] = V_FMA(table_lookup(t[8], idx[k], t16), w[k], acc[8]);
     }
+}
+
+/* A vertex moved by one joint alone gets the same DQS matrix from it whatever its weight (1):
+ * st->dq_window holds it for each joint of the window, converted sixteen joints at a time by
+ * the steps fast_block takes per vertex (same operations lane for lane, so the same bits), once
+ * per window instead of once per block. `rotation` is fast_block's (constant in one call). */
+SKIN_INLINE void dq_window_rows(lookup_state *st, const int rotation) {
+    if (st->dq_base == st->base) return;
+    for (int half = 0; half < 2; half++) {
+        vf q[9], m[12];
+        SKIN_UNROLL
+        for (int e = 0; e < 9; e++)
+            q[e] = _mm512_load_ps(st->window[e] + 16 * half);
+        dq_rows_v(q, rotation ? V_SET1(1.0f) : q[8], m);
+        SKIN_UNROLL
+        for (int e = 0; e < 12; e++)
+            _mm512_store_ps(st->dq_window[e] + 16 * half, m[e]);
+    }
+    st->dq_base = st->base;
+}
+
+/* The DQS matrix (and the scale, for `rotation`) of a narrow single-influence block from
+ * st->dq_window: one broadcast per element for a uniform block, else one lookup per lane. */
+SKIN_INLINE void dq_single_matrix(const lookup_state *st, const skin_block *b,
+                                  const uint8_t *rel_joints, vi idx, const int t16,
+                                  const int uniform, const int rotation, vf *m, vf *scale) {
+    if (uniform) {
+        unsigned rel = rel_joints[b->joints];
+        SKIN_UNROLL
+        for (int e = 0; e < 12; e++)
+            m[e] = V_SET1(st->dq_window[e][rel]);
+        if (rotation) *scale = V_SET1(st->window[8][rel]);
+        return;
+    }
+    SKIN_UNROLL
+    for (int e = 0; e < 12; e++)
+        m[e] = table_lookup(row_table(st->dq_window[e], b->upper, t16), idx, t16);
+    if (rotation) *scale = table_lookup(table_of(st, 8, b->upper, t16), idx, t16);
 }
 
 /* The palette entries of a uniform block's joints (every lane has the same ones). */
@@ -186,7 +228,9 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
     /* A DQS vertex's matrix is s R, R a rotation: with unit normals R n is already unit (to
      * rounding), so the normal skips direction()'s renormalisation, and s moves to the position. */
     int rotation = dqs && nrm && mesh->unit_normals;
-    if (dqs) {
+    if (dqs && count == 1 && b->narrow) {
+        dq_single_matrix(st, b, mesh->rel_joints, idx[0], t16, uniform, rotation, m, &scale);
+    } else if (dqs) {
         vf acc[9];
         if (uniform)
             dqs_blend_uniform(entries, w, count, acc);
@@ -271,6 +315,7 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
      * gained 1.08-1.20x too. A crowd's small shared meshes stay in cache whatever it stores. */
     int prefetch =
         (ctx->dqs || __builtin_cpu_is("intel")) && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
+    int rotation = ctx->dqs && nrm && mesh->unit_normals; /* as fast_block decides it */
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];
         if (prefetch && bi + FAST_PREFETCH_BLOCKS < last)
@@ -278,7 +323,10 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
         unsigned lo = bi == first ? (unsigned)(begin % SKIN_BLOCK) : 0;
         unsigned hi = (bi + 1) * SKIN_BLOCK > end ? (unsigned)(end - bi * SKIN_BLOCK) : SKIN_BLOCK;
         int whole = lo == 0 && hi == SKIN_BLOCK && b->count >= 1 && b->count <= FAST_MAX_INFLUENCES;
-        if (whole && b->uniform) { /* needs no window */
+        /* DQS single-influence blocks read the window's matrices (dq_window_rows); other
+         * uniform blocks need no window */
+        int dq_single = whole && ctx->dqs && b->count == 1 && b->narrow;
+        if (whole && b->uniform && !dq_single) {
             if (ctx->dqs)
                 fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
             else
@@ -286,7 +334,15 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
             continue;
         }
         if (b->count) state_block(&st, ctx, b);
-        if (whole && b->narrow) {
+        if (dq_single) {
+            dq_window_rows(&st, rotation);
+            if (b->uniform)
+                fast_block(ctx, &st, bi, pos, nrm, 1, 1, 0, 1);
+            else if (b->narrow == SKIN_NARROW16)
+                fast_block(ctx, &st, bi, pos, nrm, 1, 1, 1, 0);
+            else
+                fast_block(ctx, &st, bi, pos, nrm, 1, 1, 0, 0);
+        } else if (whole && b->narrow) {
             int t16 = b->narrow == SKIN_NARROW16;
             if (ctx->dqs && t16)
                 fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 1, 0);

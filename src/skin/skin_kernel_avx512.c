@@ -49,15 +49,20 @@ static inline vf flipsign(vf w, vf d) {
 
 typedef struct lookup_state {
     _Alignas(64) float window[SKIN_JOINT_FLOATS][SKIN_WINDOW];
+    /* DQS fast path: the matrix each window joint gives a vertex it alone moves (see
+     * dq_window_rows in skin_fast_avx512.h), for the window at dq_base (-1: none yet) */
+    _Alignas(64) float dq_window[SKIN_JOINT_FLOATS][SKIN_WINDOW];
     const float *table;
     uint32_t joint_count;
     int base; /* joint of window[.][0]; -1 before the first narrow block */
+    int dq_base;
 } lookup_state;
 
 static inline void state_init(lookup_state *st, const skin_ctx *ctx) {
     st->table = ctx->table;
     st->joint_count = ctx->mesh->joint_count;
     st->base = -1;
+    st->dq_base = -1;
 }
 
 /* Transposes joints [base, base + 32) of the table into one 32-float row per element (rows of
