@@ -107,10 +107,23 @@ SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *id
     }
 }
 
+/* A DQS vertex's matrix is s R, R a rotation: with unit normals R n is already unit (to rounding),
+ * so the normal skips direction()'s renormalisation and s moves to the position. 1 when this call
+ * does so (nrm: the normals it writes, NULL for none). */
+SKIN_INLINE int dqs_unit_rotation(const skin_ctx *ctx, const float *nrm) {
+    return ctx->dqs && nrm && ctx->mesh->unit_normals;
+}
+
+/* 1 when a whole block's DQS matrix comes from st->dq_window (dq_window_rows must have run for
+ * its window): narrow blocks of one influence. */
+SKIN_INLINE int dqs_single_block(const skin_ctx *ctx, const skin_block *b) {
+    return ctx->dqs && b->count == 1 && b->narrow;
+}
+
 /* A vertex moved by one joint alone gets the same DQS matrix from it whatever its weight (1):
  * st->dq_window holds it for each joint of the window, converted sixteen joints at a time by
  * the steps fast_block takes per vertex (same operations lane for lane, so the same bits), once
- * per window instead of once per block. `rotation` is fast_block's (constant in one call). */
+ * per window instead of once per block. `rotation`: dqs_unit_rotation of the call. */
 SKIN_INLINE void dq_window_rows(lookup_state *st, const int rotation) {
     if (st->dq_base == st->base) return;
     for (int half = 0; half < 2; half++) {
@@ -225,10 +238,8 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
     vf m[12], scale = V_SET1(1.0f);
     const float *entries[FAST_MAX_INFLUENCES];
     if (uniform) uniform_entries(ctx, b, count, entries);
-    /* A DQS vertex's matrix is s R, R a rotation: with unit normals R n is already unit (to
-     * rounding), so the normal skips direction()'s renormalisation, and s moves to the position. */
-    int rotation = dqs && nrm && mesh->unit_normals;
-    if (dqs && count == 1 && b->narrow) {
+    int rotation = dqs && dqs_unit_rotation(ctx, nrm);
+    if (dqs && count == 1 && dqs_single_block(ctx, b)) {
         dq_single_matrix(st, b, mesh->rel_joints, idx[0], t16, uniform, rotation, m, &scale);
     } else if (dqs) {
         vf acc[9];
@@ -315,7 +326,7 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
      * gained 1.08-1.20x too. A crowd's small shared meshes stay in cache whatever it stores. */
     int prefetch =
         (ctx->dqs || __builtin_cpu_is("intel")) && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
-    int rotation = ctx->dqs && nrm && mesh->unit_normals; /* as fast_block decides it */
+    int rotation = dqs_unit_rotation(ctx, nrm);
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];
         if (prefetch && bi + FAST_PREFETCH_BLOCKS < last)
@@ -325,7 +336,7 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
         int whole = lo == 0 && hi == SKIN_BLOCK && b->count >= 1 && b->count <= FAST_MAX_INFLUENCES;
         /* DQS single-influence blocks read the window's matrices (dq_window_rows); other
          * uniform blocks need no window */
-        int dq_single = whole && ctx->dqs && b->count == 1 && b->narrow;
+        int dq_single = whole && dqs_single_block(ctx, b);
         if (whole && b->uniform && !dq_single) {
             if (ctx->dqs)
                 fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
