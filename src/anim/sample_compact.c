@@ -28,8 +28,7 @@ static classes classes_of(const struct ossa_compact *c, const ossa_compact_timel
 static void rot3_at(const ossa_compact_timeline *tl, const classes *s, const uint16_t *row,
                     uint32_t j, float *out) {
     uint32_t n = tl->rot3;
-    ossa_compact_decode_rot3(row + j, n, s->rot3_range + j, s->rot3_range + 3 * n + j, n,
-                             s->dropped[j], out);
+    ossa_compact_decode_rot3(row + j, n, s->rot3_range + j, s->rot3_range + 3 * n + j, n, out);
 }
 
 static void rot4_at(const ossa_compact_timeline *tl, const uint16_t *row, uint32_t j, float *out) {
@@ -48,18 +47,19 @@ static void between_portable(const struct ossa_compact *c, const ossa_compact_ti
     classes s = classes_of(c, tl);
     const uint16_t *row0 = c->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
     const uint16_t *row1 = row0 + ossa_compact_stride(tl);
-    float a[4], b[4], g, h2;
-    ossa_compact_nlerp_factors(u, &g, &h2);
+    float a[4], b[4], pace[3];
+    ossa_compact_nlerp_factors(u, pace);
     uint32_t t = 0;
     for (uint32_t j = 0; j < tl->rot3; j++, t++) {
         rot3_at(tl, &s, row0, j, a);
         rot3_at(tl, &s, row1, j, b);
-        ossa_compact_nlerp(a, b, u, g, h2, local + s.targets[t]);
+        ossa_compact_nlerp(a, b, u, pace, a);
+        ossa_compact_rot3_order(a, s.dropped[j], local + s.targets[t]);
     }
     for (uint32_t j = 0; j < tl->rot4; j++, t++) {
         rot4_at(tl, row0, j, a);
         rot4_at(tl, row1, j, b);
-        ossa_compact_nlerp(a, b, u, g, h2, local + s.targets[t]);
+        ossa_compact_nlerp(a, b, u, pace, local + s.targets[t]);
     }
     for (uint32_t j = 0; j < tl->vec; j++, t++) {
         vec_at(tl, &s, row0, j, a);
@@ -75,10 +75,15 @@ static void at_portable(const struct ossa_compact *c, const ossa_compact_timelin
     classes s = classes_of(c, tl);
     const uint16_t *row = c->keys + tl->key_offset + (size_t)k * ossa_compact_stride(tl);
     uint32_t t = 0;
-    for (uint32_t j = 0; j < tl->rot3; j++, t++)
-        rot3_at(tl, &s, row, j, local + s.targets[t]);
-    for (uint32_t j = 0; j < tl->rot4; j++, t++)
+    for (uint32_t j = 0; j < tl->rot3; j++, t++) {
+        float q[4];
+        rot3_at(tl, &s, row, j, q);
+        ossa_compact_rot3_order(q, s.dropped[j], local + s.targets[t]);
+    }
+    for (uint32_t j = 0; j < tl->rot4; j++, t++) {
         rot4_at(tl, row, j, local + s.targets[t]);
+        ossa_compact_normalize(local + s.targets[t]);
+    }
     for (uint32_t j = 0; j < tl->vec; j++, t++)
         vec_at(tl, &s, row, j, local + s.targets[t]);
 }

@@ -5,6 +5,8 @@
  * quaternion or vector to its target. No FMA: each lane rounds as the portable path does. */
 #include "clip/clip_compact.h"
 
+#include <float.h>
+
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f,avx512vl,avx512bw")
@@ -41,42 +43,56 @@ static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t
             _mm512_mul_ps(load_q(q + c * n + j, m), _mm512_maskz_loadu_ps(m, r + (3 + c) * n + j)));
 }
 
-static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, const uint8_t *dropped,
-                                         uint32_t n, uint32_t j, __mmask16 m, __m512 *out) {
-    __m512 v[3];
-    decode3(q, r, n, j, m, v);
+/* In stored order (ossa_compact_decode_rot3). */
+static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
+                                         __mmask16 m, __m512 *out) {
+    decode3(q, r, n, j, m, out);
     __m512 one = _mm512_set1_ps(1.0f);
-    __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(v[0], v[0]), _mm512_mul_ps(v[1], v[1])),
-                               _mm512_mul_ps(v[2], v[2]));
-    __m512 w =
+    __m512 sum =
+        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(out[0], out[0]), _mm512_mul_ps(out[1], out[1])),
+                      _mm512_mul_ps(out[2], out[2]));
+    out[3] =
         _mm512_maskz_sqrt_ps(_mm512_cmp_ps_mask(sum, one, _CMP_LT_OQ), _mm512_sub_ps(one, sum));
-    __m128i d = _mm_maskz_loadu_epi8(m, dropped + j);
-    __mmask16 d0 = _mm_cmpeq_epi8_mask(d, _mm_setzero_si128());
-    __mmask16 d1 = _mm_cmpeq_epi8_mask(d, _mm_set1_epi8(1));
-    __mmask16 d2 = _mm_cmpeq_epi8_mask(d, _mm_set1_epi8(2));
-    /* dropped 0: (w, x, y, z), 1: (x, w, y, z), 2: (x, y, w, z), 3: (x, y, z, w) */
-    out[0] = _mm512_mask_blend_ps(d0, v[0], w);
-    out[1] = _mm512_mask_blend_ps(d0, _mm512_mask_blend_ps(d1, v[1], w), v[0]);
-    out[2] = _mm512_mask_blend_ps(d0 | d1, _mm512_mask_blend_ps(d2, v[2], w), v[1]);
-    out[3] = _mm512_mask_blend_ps(d0 | d1 | d2, w, v[2]);
 }
 
+/* ossa_compact_rot3_order for the rot3 tracks of a block starting at rot3 track j; lanes past
+ * them (merged rot4 tracks) are in (x, y, z, w) order already. */
+static OSSA_SIMD_INLINE void rot3_order(__m512 *v, const uint8_t *dropped, uint32_t r3,
+                                        uint32_t j) {
+    __mmask16 m = lanes(r3 - j);
+    __m128i d = _mm_maskz_loadu_epi8(m, dropped + j);
+    __mmask16 d0 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_setzero_si128());
+    __mmask16 d1 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(1));
+    __mmask16 d2 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(2));
+    __m512 s0 = v[0], s1 = v[1], s2 = v[2], w = v[3];
+    /* dropped 0: (w, s0, s1, s2), 1: (s0, w, s1, s2), 2: (s0, s1, w, s2), 3: (s0, s1, s2, w) */
+    v[0] = _mm512_mask_blend_ps(d0, s0, w);
+    v[1] = _mm512_mask_blend_ps(d0, _mm512_mask_blend_ps(d1, s1, w), s0);
+    v[2] = _mm512_mask_blend_ps(d0 | d1, _mm512_mask_blend_ps(d2, s2, w), s1);
+    v[3] = _mm512_mask_blend_ps(d0 | d1 | d2, w, s2);
+}
+
+/* As stored (ossa_compact_decode_rot4): not unit length. */
 static OSSA_SIMD_INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t j, __mmask16 m,
                                          __m512 *out) {
     __m512 step = _mm512_set1_ps(OSSA_COMPACT_FULL_STEP), minus_one = _mm512_set1_ps(-1.0f);
-    __m512 len2 = _mm512_setzero_ps();
-    OSSA_SIMD_UNROLL
-    for (uint32_t c = 0; c < 4; c++) {
-        out[c] = _mm512_add_ps(minus_one, _mm512_mul_ps(load_q(q + c * n + j, m), step));
-        len2 =
-            c ? _mm512_add_ps(len2, _mm512_mul_ps(out[c], out[c])) : _mm512_mul_ps(out[c], out[c]);
-    }
-    __m512 one = _mm512_set1_ps(1.0f);
-    __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ), one,
-                                    _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
     OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 4; c++)
-        out[c] = _mm512_mul_ps(out[c], s);
+        out[c] = _mm512_add_ps(minus_one, _mm512_mul_ps(load_q(q + c * n + j, m), step));
+}
+
+/* ossa_compact_normalize lane by lane. */
+static OSSA_SIMD_INLINE void normalize(__m512 *q) {
+    __m512 len2 =
+        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(q[0], q[0]), _mm512_mul_ps(q[1], q[1])),
+                      _mm512_add_ps(_mm512_mul_ps(q[2], q[2]), _mm512_mul_ps(q[3], q[3])));
+    __m512 one = _mm512_set1_ps(1.0f);
+    __m512 s =
+        _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ), one,
+                             _mm512_mul_ps(_mm512_sqrt_ps(len2), _mm512_div_ps(one, len2)));
+    OSSA_SIMD_UNROLL
+    for (int c = 0; c < 4; c++)
+        q[c] = _mm512_mul_ps(q[c], s);
 }
 
 /* One track's value (see store). */
@@ -123,9 +139,9 @@ static OSSA_SIMD_INLINE void store(const __m512 *v, const uint16_t *targets, uin
 }
 
 /* ossa_compact_nlerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
- * tracks, a, b, out holding four vectors per block; u, ga, gb as there, in every lane. */
-static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, __m512 ga,
-                                     __m512 gb, __m512 *out, int blocks) {
+ * tracks, a, b, out holding four vectors per block; u and c (its factors) in every lane. */
+static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, const __m512 *c,
+                                     __m512 *out, int blocks) {
     __m512 one = _mm512_set1_ps(1.0f);
     OSSA_SIMD_UNROLL
     for (int h = 0; h < blocks; h++) {
@@ -137,39 +153,25 @@ static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u,
             _mm512_mul_ps(p[3], q[3]));
         __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
         __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
-        __m512 x = _mm512_sub_ps(one, _mm512_mul_ps(sign, d)), x2 = _mm512_mul_ps(x, x);
-        __m512 pa = _mm512_add_ps(
-            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_A1)),
-            _mm512_mul_ps(x2, _mm512_add_ps(_mm512_set1_ps(OSSA_NLERP_A2),
-                                            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_A3)))));
-        __m512 pb = _mm512_add_ps(
-            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_B1)),
-            _mm512_mul_ps(x2, _mm512_add_ps(_mm512_set1_ps(OSSA_NLERP_B2),
-                                            _mm512_mul_ps(x, _mm512_set1_ps(OSSA_NLERP_B3)))));
-        __m512 v = _mm512_add_ps(u, _mm512_add_ps(_mm512_mul_ps(ga, pa), _mm512_mul_ps(gb, pb)));
-        __m512 len2 = _mm512_setzero_ps();
+        __m512 x = _mm512_sub_ps(one, _mm512_abs_ps(d)), x2 = _mm512_mul_ps(x, x);
+        __m512 v = _mm512_add_ps(_mm512_add_ps(u, _mm512_mul_ps(x, c[0])),
+                                 _mm512_mul_ps(x2, _mm512_add_ps(c[1], _mm512_mul_ps(x, c[2]))));
         OSSA_SIMD_UNROLL
-        for (int c = 0; c < 4; c++) {
-            r[c] = _mm512_add_ps(p[c],
-                                 _mm512_mul_ps(_mm512_sub_ps(_mm512_mul_ps(sign, q[c]), p[c]), v));
-            len2 = c ? _mm512_add_ps(len2, _mm512_mul_ps(r[c], r[c])) : _mm512_mul_ps(r[c], r[c]);
-        }
-        __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ),
-                                        one, _mm512_div_ps(one, _mm512_sqrt_ps(len2)));
-        OSSA_SIMD_UNROLL
-        for (int c = 0; c < 4; c++)
-            r[c] = _mm512_mul_ps(r[c], s);
+        for (int i = 0; i < 4; i++)
+            r[i] = _mm512_add_ps(p[i],
+                                 _mm512_mul_ps(_mm512_sub_ps(_mm512_mul_ps(sign, q[i]), p[i]), v));
+        normalize(r);
     }
 }
 
-/* The rotations of a block starting at rot3 track j of a row: up to sixteen rot3 tracks and,
- * in a last block with room, the `merged` rot4 tracks after them (one nlerp instead of two).
- * Returns the lanes used; lane i is track j + i of the timeline's rotations. */
+/* The rotations of a block starting at rot3 track j of a row, in stored order: up to sixteen
+ * rot3 tracks and, in a last block with room, the `merged` rot4 tracks after them (one nlerp
+ * instead of two). Returns the lanes used; lane i is track j + i of the timeline's rotations. */
 static OSSA_SIMD_INLINE uint32_t decode_rotations(const uint16_t *row, const float *range,
-                                                  const uint8_t *dropped, uint32_t r3, uint32_t r4,
-                                                  uint32_t merged, uint32_t j, __m512 *out) {
+                                                  uint32_t r3, uint32_t r4, uint32_t merged,
+                                                  uint32_t j, __m512 *out) {
     uint32_t n = r3 - j < 16 ? r3 - j : 16;
-    decode_rot3(row, range, dropped, r3, j, lanes(n), out);
+    decode_rot3(row, range, r3, j, lanes(n), out);
     if (n < 16 && merged) {
         __m512 q[4];
         __mmask16 m4 = (__mmask16)(lanes(n + merged) & ~lanes(n));
@@ -198,24 +200,27 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
     const uint8_t *dropped = compact->dropped + tl->first_track;
     __m512 a[8], b[8], out[8];
     const uint16_t *vec_targets = targets + tl->rot3 + tl->rot4;
-    __m512 vu = _mm512_set1_ps(u);
-    float ga, gb;
-    ossa_compact_nlerp_factors(u, &ga, &gb);
-    __m512 vga = _mm512_set1_ps(ga), vgb = _mm512_set1_ps(gb);
+    __m512 vu = _mm512_set1_ps(u), vc[3];
+    float c[3];
+    ossa_compact_nlerp_factors(u, c);
+    for (int i = 0; i < 3; i++)
+        vc[i] = _mm512_set1_ps(c[i]);
     if (tl->rot3 + tl->rot4) {
         uint32_t merged = merged_rot4(tl);
         for (uint32_t j = 0; j < tl->rot3; j += 32) { /* two blocks at a time */
-            uint32_t n = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged, j, a);
-            decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j, b);
+            uint32_t n = decode_rotations(row0, range, tl->rot3, tl->rot4, merged, j, a);
+            decode_rotations(row1, range, tl->rot3, tl->rot4, merged, j, b);
             if (j + 16 < tl->rot3) {
-                uint32_t n1 = decode_rotations(row0, range, dropped, tl->rot3, tl->rot4, merged,
-                                               j + 16, a + 4);
-                decode_rotations(row1, range, dropped, tl->rot3, tl->rot4, merged, j + 16, b + 4);
-                nlerp16(a, b, vu, vga, vgb, out, 2);
+                uint32_t n1 =
+                    decode_rotations(row0, range, tl->rot3, tl->rot4, merged, j + 16, a + 4);
+                decode_rotations(row1, range, tl->rot3, tl->rot4, merged, j + 16, b + 4);
+                nlerp16(a, b, vu, vc, out, 2);
+                rot3_order(out + 4, dropped, tl->rot3, j + 16);
                 store(out + 4, targets + j + 16, n1, 0xf, local);
             } else {
-                nlerp16(a, b, vu, vga, vgb, out, 1);
+                nlerp16(a, b, vu, vc, out, 1);
             }
+            rot3_order(out, dropped, tl->rot3, j);
             store(out, targets + j, n, 0xf, local);
         }
         row0 += 3 * tl->rot3, row1 += 3 * tl->rot3, targets += tl->rot3;
@@ -223,7 +228,7 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
             __mmask16 m = lanes(tl->rot4 - j);
             decode_rot4(row0, tl->rot4, j, m, a);
             decode_rot4(row1, tl->rot4, j, m, b);
-            nlerp16(a, b, vu, vga, vgb, out, 1);
+            nlerp16(a, b, vu, vc, out, 1);
             store(out, targets + j, tl->rot4 - j, 0xf, local);
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
@@ -248,12 +253,14 @@ void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compa
     const uint8_t *dropped = compact->dropped + tl->first_track;
     __m512 v[4];
     for (uint32_t j = 0; j < tl->rot3; j += 16) {
-        decode_rot3(row, range, dropped, tl->rot3, j, lanes(tl->rot3 - j), v);
+        decode_rot3(row, range, tl->rot3, j, lanes(tl->rot3 - j), v);
+        rot3_order(v, dropped, tl->rot3, j);
         store(v, targets + j, tl->rot3 - j, 0xf, local);
     }
     row += 3 * tl->rot3, targets += tl->rot3;
     for (uint32_t j = 0; j < tl->rot4; j += 16) {
         decode_rot4(row, tl->rot4, j, lanes(tl->rot4 - j), v);
+        normalize(v);
         store(v, targets + j, tl->rot4 - j, 0xf, local);
     }
     row += 4 * tl->rot4, targets += tl->rot4;

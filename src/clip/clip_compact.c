@@ -54,11 +54,12 @@ static int plan_class(const track_plan *t) {
     return t->path != OSSA_PATH_ROTATION ? 2 : t->dropped == 4;
 }
 
-/* One key of a planned track from its stored components, as every sampling path decodes it. */
+/* One key of a planned track from its stored components, as every sampling path decodes it
+ * (a rot3 track's in stored order). */
 static void decode_plan(const track_plan *t, const uint16_t *q, float *out) {
     switch (plan_class(t)) {
     case 0:
-        ossa_compact_decode_rot3(q, 1, t->offset, t->step, 1, t->dropped, out);
+        ossa_compact_decode_rot3(q, 1, t->offset, t->step, 1, out);
         break;
     case 1:
         ossa_compact_decode_rot4(q, 1, out);
@@ -178,22 +179,22 @@ static float deviation(uint8_t path, const float *got, const float *ref) {
 /* 1 when keeping only a and b keeps track j within its tolerance at every key between. */
 static int segment_fits(const timeline_work *w, uint32_t j, uint32_t a, uint32_t b) {
     const float *times = w->plain->times + w->tl->time_offset;
+    const track_plan *t = &w->meta[j];
     for (uint32_t k = a + 1; k < b; k++) {
         float u = (times[k] - times[a]) / (times[b] - times[a]);
-        {
-            const float *va = w->decoded + ((size_t)a * w->tracks + j) * 4;
-            const float *vb = w->decoded + ((size_t)b * w->tracks + j) * 4;
-            float got[4];
-            if (w->meta[j].path == OSSA_PATH_ROTATION) {
-                float g, h2;
-                ossa_compact_nlerp_factors(u, &g, &h2);
-                ossa_compact_nlerp(va, vb, u, g, h2, got);
-            } else {
-                for (int c = 0; c < 3; c++)
-                    got[c] = va[c] + (vb[c] - va[c]) * u;
-            }
-            if (!(deviation(w->meta[j].path, got, original(w, j, k)) <= w->tolerance[j])) return 0;
+        const float *va = w->decoded + ((size_t)a * w->tracks + j) * 4;
+        const float *vb = w->decoded + ((size_t)b * w->tracks + j) * 4;
+        float got[4];
+        if (t->path == OSSA_PATH_ROTATION) {
+            float c[3];
+            ossa_compact_nlerp_factors(u, c);
+            ossa_compact_nlerp(va, vb, u, c, got);
+            if (plan_class(t) == 0) ossa_compact_rot3_order(got, t->dropped, got);
+        } else {
+            for (int i = 0; i < 3; i++)
+                got[i] = va[i] + (vb[i] - va[i]) * u;
         }
+        if (!(deviation(t->path, got, original(w, j, k)) <= w->tolerance[j])) return 0;
     }
     return 1;
 }

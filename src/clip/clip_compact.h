@@ -3,6 +3,7 @@
 #ifndef OSSA_CLIP_COMPACT_H
 #define OSSA_CLIP_COMPACT_H
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,8 +37,7 @@ static inline uint32_t ossa_compact_stride(const ossa_compact_timeline *tl) {
 /* Stored component q of a rot3 or vec track decodes to offset + q * step, offset and step per
  * track and component. A rot3 track stores the three components other than `dropped` (made
  * non-negative when quantized, rebuilt as sqrt(1 - sum of squares)); a rot4 track, chosen when
- * no component stays large enough over the track, stores all four over [-1, 1] and is
- * renormalised after decoding. */
+ * no component stays large enough over the track, stores all four over [-1, 1]. */
 #define OSSA_COMPACT_FULL_STEP (2.0f / 65535.0f) /* rot4: [-1, 1] */
 
 /* The compact part of a clip (ossa_clip::compact); its STEP, CUBICSPLINE and weights tracks stay
@@ -95,39 +95,41 @@ static inline void ossa_compact_decode_vec(const uint16_t *q, ptrdiff_t q_stride
         out[c] = offset[c * range_stride] + (float)q[c * q_stride] * step[c * range_stride];
 }
 
+/* A rot3 key in stored order: the three stored components, then the rebuilt one, whichever
+ * component it is (ossa_compact_rot3_order puts it in place). Sampling interpolates in this
+ * order, the same for both keys of a track, and reorders the result. */
 static inline void ossa_compact_decode_rot3(const uint16_t *q, ptrdiff_t q_stride,
                                             const float *offset, const float *step,
-                                            ptrdiff_t range_stride, uint8_t dropped, float *out) {
-    float v[3];
-    ossa_compact_decode_vec(q, q_stride, offset, step, range_stride, v);
-    float x = v[0], y = v[1], z = v[2];
-    float sum = x * x + y * y + z * z;
-    float w = sum < 1.0f ? sqrtf(1.0f - sum) : 0.0f;
-    switch (dropped) { /* the stored three keep their order around the rebuilt one */
-    case 0:
-        out[0] = w, out[1] = x, out[2] = y, out[3] = z;
-        break;
-    case 1:
-        out[0] = x, out[1] = w, out[2] = y, out[3] = z;
-        break;
-    case 2:
-        out[0] = x, out[1] = y, out[2] = w, out[3] = z;
-        break;
-    default:
-        out[0] = x, out[1] = y, out[2] = z, out[3] = w;
-        break;
-    }
+                                            ptrdiff_t range_stride, float *out) {
+    ossa_compact_decode_vec(q, q_stride, offset, step, range_stride, out);
+    float sum = out[0] * out[0] + out[1] * out[1] + out[2] * out[2];
+    out[3] = sum < 1.0f ? sqrtf(1.0f - sum) : 0.0f;
 }
 
+/* A rotation in stored order as (x, y, z, w): the stored three keep their order around the
+ * rebuilt one. */
+static inline void ossa_compact_rot3_order(const float *stored, uint8_t dropped, float *out) {
+    float v[4] = {stored[0], stored[1], stored[2], stored[3]};
+    for (int c = 0, i = 0; c < 4; c++)
+        out[c] = c == dropped ? v[3] : v[i++];
+}
+
+/* A rot4 key as stored, not unit length: between keys the normalized lerp makes the result
+ * unit (and its input lengths, 1 within a step, move its pace far less than the budget allows);
+ * at a key, ossa_compact_normalize does. */
 static inline void ossa_compact_decode_rot4(const uint16_t *q, ptrdiff_t q_stride, float *out) {
-    float len2 = 0.0f;
-    for (int c = 0; c < 4; c++) {
-        out[c] = -1.0f + (float)q[c * q_stride] * OSSA_COMPACT_FULL_STEP;
-        len2 += out[c] * out[c];
-    }
-    float s = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
     for (int c = 0; c < 4; c++)
-        out[c] *= s;
+        out[c] = -1.0f + (float)q[c * q_stride] * OSSA_COMPACT_FULL_STEP;
+}
+
+/* Scales q to unit length. sqrt(l) * (1 / l) rather than 1 / sqrt(l): the square root and the
+ * division run side by side (they are on the latency path of a timeline's sample). Lengths too
+ * small to invert stay as they are. */
+static inline void ossa_compact_normalize(float *q) {
+    float len2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
+    float s = len2 >= FLT_MIN ? sqrtf(len2) * (1.0f / len2) : 1.0f;
+    for (int c = 0; c < 4; c++)
+        q[c] *= s;
 }
 
 /* Compact rotations interpolate by normalized lerp, a + (b' - a) v scaled to unit length, b' being
@@ -145,30 +147,29 @@ static inline void ossa_compact_decode_rot4(const uint16_t *q, ptrdiff_t q_strid
 #define OSSA_NLERP_B2 0.152854f
 #define OSSA_NLERP_B3 0.797186f
 
-/* The factors of v that depend on u only: ga = u (u - 1/2) (u - 1), gb = ga (u - 1/2)^2. */
-static inline void ossa_compact_nlerp_factors(float u, float *ga, float *gb) {
+/* v as one cubic in x, v = (u + x c1) + x^2 (c2 + x c3), its coefficients c_i = ga A_i + gb B_i
+ * depending on u only (ga = u (u - 1/2) (u - 1), gb = ga (u - 1/2)^2): so a sample computes
+ * them once for all its tracks, and x reaches v in four operations. */
+static inline void ossa_compact_nlerp_factors(float u, float c[3]) {
     float h = u - 0.5f;
-    *ga = u * h * (u - 1.0f);
-    *gb = *ga * (h * h);
+    float ga = u * h * (u - 1.0f), gb = ga * (h * h);
+    c[0] = ga * OSSA_NLERP_A1 + gb * OSSA_NLERP_B1;
+    c[1] = ga * OSSA_NLERP_A2 + gb * OSSA_NLERP_B2;
+    c[2] = ga * OSSA_NLERP_A3 + gb * OSSA_NLERP_B3;
 }
 
-/* v is evaluated in short chains (x A1 + x^2 (A2 + x A3)): it is on the latency path of a
- * timeline's sample. */
-static inline void ossa_compact_nlerp(const float *a, const float *b, float u, float ga, float gb,
+/* a and b in the same component order (quaternion order, or a rot3 track's stored order: the
+ * last product is the rebuilt components', summed last so that the others need not wait for
+ * its square roots). c: ossa_compact_nlerp_factors(u). */
+static inline void ossa_compact_nlerp(const float *a, const float *b, float u, const float *c,
                                       float *out) {
-    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    float d = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) + a[3] * b[3];
     float sign = d < 0.0f ? -1.0f : 1.0f;
-    float x = 1.0f - sign * d, x2 = x * x;
-    float pa = x * OSSA_NLERP_A1 + x2 * (OSSA_NLERP_A2 + x * OSSA_NLERP_A3);
-    float pb = x * OSSA_NLERP_B1 + x2 * (OSSA_NLERP_B2 + x * OSSA_NLERP_B3);
-    float v = u + (ga * pa + gb * pb), len2 = 0.0f;
-    for (int c = 0; c < 4; c++) {
-        out[c] = a[c] + (sign * b[c] - a[c]) * v;
-        len2 += out[c] * out[c];
-    }
-    float s = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
-    for (int c = 0; c < 4; c++)
-        out[c] *= s;
+    float x = 1.0f - fabsf(d), x2 = x * x;
+    float v = (u + x * c[0]) + x2 * (c[1] + x * c[2]);
+    for (int i = 0; i < 4; i++)
+        out[i] = a[i] + (sign * b[i] - a[i]) * v;
+    ossa_compact_normalize(out);
 }
 
 #ifdef OSSA_ANIM_AVX512

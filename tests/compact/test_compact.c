@@ -238,6 +238,31 @@ static void check_golden(const char *path, void *user) {
     cJSON_Delete(golden);
 }
 
+/* The issue's goal, and a guard against a build that silently keeps clips plain (one whose
+ * compact sampling misses its budget falls back to plain tracks): compact clips no larger than
+ * ozz's optimized .ozz files of the same clips (../shared/anchors/ozz/). */
+static void check_sizes(void) {
+    static const struct {
+        const char *model, *clip;
+        size_t ozz_bytes;
+    } clips[] = {{"models/CesiumMan/glTF-Binary/CesiumMan.glb", NULL, 6792},
+                 {"models/Fox/Fox.glb", "Run", 5448},
+                 {"models/Fox/Fox.glb", "Walk", 4350}};
+    for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
+        ossa_model *model = load_model(ossa_test_shared_path(clips[i].model), 1, 0.0f);
+        int32_t index = !model          ? -1
+                        : clips[i].clip ? ossa_model_find_clip(model, clips[i].clip)
+                                        : 0;
+        CHECKF(model && index >= 0, "%s %s", clips[i].model, clips[i].clip ? clips[i].clip : "");
+        if (model && index >= 0) {
+            size_t bytes = ossa_clip_runtime_bytes(ossa_model_clip(model, (uint32_t)index));
+            CHECKF(bytes <= clips[i].ozz_bytes, "%s %s: compact %zu bytes, ozz %zu", clips[i].model,
+                   clips[i].clip ? clips[i].clip : "0", bytes, clips[i].ozz_bytes);
+        }
+        ossa_model_free(model);
+    }
+}
+
 /* A tighter budget is honoured too (and gives larger clips); bad budgets are refused. */
 static void check_budgets(void) {
     const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
@@ -320,6 +345,7 @@ int main(void) {
     snprintf(golden_dir, sizeof golden_dir, "%s", ossa_test_shared_path("golden"));
     ossa_test_walk(golden_dir, ".json", check_golden, NULL);
     CHECKF(golden_files >= 30, "found %d golden files", golden_files);
+    check_sizes();
     check_budgets();
     check_sample_cli();
     return ossa_test_finish("compact_clips");
