@@ -32,6 +32,23 @@ static OSSA_SIMD_INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
     return _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, q)));
 }
 
+/* Square root and reciprocal of lanes [0, n), narrower where n allows: the divider they share
+ * takes a time proportional to the width, and blocks are often partly empty. Other lanes: 0. */
+static OSSA_SIMD_INLINE __m512 sqrt_lanes(__m512 x, uint32_t n) {
+    if (n <= 4) return _mm512_zextps128_ps512(_mm_sqrt_ps(_mm512_castps512_ps128(x)));
+    if (n <= 8) return _mm512_zextps256_ps512(_mm256_sqrt_ps(_mm512_castps512_ps256(x)));
+    return _mm512_sqrt_ps(x);
+}
+
+static OSSA_SIMD_INLINE __m512 recip_lanes(__m512 x, uint32_t n) {
+    if (n <= 4)
+        return _mm512_zextps128_ps512(_mm_div_ps(_mm_set1_ps(1.0f), _mm512_castps512_ps128(x)));
+    if (n <= 8)
+        return _mm512_zextps256_ps512(
+            _mm256_div_ps(_mm256_set1_ps(1.0f), _mm512_castps512_ps256(x)));
+    return _mm512_div_ps(_mm512_set1_ps(1.0f), x);
+}
+
 /* Components of vec tracks (or of rot3 tracks before the rebuild): offset + q * step. q: the
  * class's first component in a row, r: its ranges, n: tracks in the class, j: first lane. */
 static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
@@ -45,14 +62,14 @@ static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t
 
 /* In stored order (ossa_compact_decode_rot3). */
 static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
-                                         __mmask16 m, __m512 *out) {
+                                         __mmask16 m, uint32_t n_lanes, __m512 *out) {
     decode3(q, r, n, j, m, out);
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 sum =
         _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(out[0], out[0]), _mm512_mul_ps(out[1], out[1])),
                       _mm512_mul_ps(out[2], out[2]));
-    out[3] =
-        _mm512_maskz_sqrt_ps(_mm512_cmp_ps_mask(sum, one, _CMP_LT_OQ), _mm512_sub_ps(one, sum));
+    out[3] = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(sum, one, _CMP_LT_OQ),
+                                 sqrt_lanes(_mm512_sub_ps(one, sum), n_lanes));
 }
 
 /* ossa_compact_rot3_order for the rot3 tracks of a block starting at rot3 track j; lanes past
@@ -82,14 +99,13 @@ static OSSA_SIMD_INLINE void decode_rot4(const uint16_t *q, uint32_t n, uint32_t
 }
 
 /* ossa_compact_normalize lane by lane. */
-static OSSA_SIMD_INLINE void normalize(__m512 *q) {
+static OSSA_SIMD_INLINE void normalize(__m512 *q, uint32_t n) {
     __m512 len2 =
         _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(q[0], q[0]), _mm512_mul_ps(q[1], q[1])),
                       _mm512_add_ps(_mm512_mul_ps(q[2], q[2]), _mm512_mul_ps(q[3], q[3])));
     __m512 one = _mm512_set1_ps(1.0f);
-    __m512 s =
-        _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ), one,
-                             _mm512_mul_ps(_mm512_sqrt_ps(len2), _mm512_div_ps(one, len2)));
+    __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ),
+                                    one, _mm512_mul_ps(sqrt_lanes(len2, n), recip_lanes(len2, n)));
     OSSA_SIMD_UNROLL
     for (int c = 0; c < 4; c++)
         q[c] = _mm512_mul_ps(q[c], s);
@@ -141,7 +157,7 @@ static OSSA_SIMD_INLINE void store(const __m512 *v, const uint16_t *targets, uin
 /* ossa_compact_nlerp lane by lane on component vectors, for `blocks` (1 or 2) blocks of sixteen
  * tracks, a, b, out holding four vectors per block; u and c (its factors) in every lane. */
 static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u, const __m512 *c,
-                                     __m512 *out, int blocks) {
+                                     __m512 *out, int blocks, const uint32_t *n) {
     __m512 one = _mm512_set1_ps(1.0f);
     OSSA_SIMD_UNROLL
     for (int h = 0; h < blocks; h++) {
@@ -160,7 +176,7 @@ static OSSA_SIMD_INLINE void nlerp16(const __m512 *a, const __m512 *b, __m512 u,
         for (int i = 0; i < 4; i++)
             r[i] = _mm512_add_ps(p[i],
                                  _mm512_mul_ps(_mm512_sub_ps(_mm512_mul_ps(sign, q[i]), p[i]), v));
-        normalize(r);
+        normalize(r, n[h]);
     }
 }
 
@@ -171,7 +187,7 @@ static OSSA_SIMD_INLINE uint32_t decode_rotations(const uint16_t *row, const flo
                                                   uint32_t r3, uint32_t r4, uint32_t merged,
                                                   uint32_t j, __m512 *out) {
     uint32_t n = r3 - j < 16 ? r3 - j : 16;
-    decode_rot3(row, range, r3, j, lanes(n), out);
+    decode_rot3(row, range, r3, j, lanes(n), n, out);
     if (n < 16 && merged) {
         __m512 q[4];
         __mmask16 m4 = (__mmask16)(lanes(n + merged) & ~lanes(n));
@@ -214,11 +230,12 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
                 uint32_t n1 =
                     decode_rotations(row0, range, tl->rot3, tl->rot4, merged, j + 16, a + 4);
                 decode_rotations(row1, range, tl->rot3, tl->rot4, merged, j + 16, b + 4);
-                nlerp16(a, b, vu, vc, out, 2);
+                uint32_t ns[2] = {n, n1};
+                nlerp16(a, b, vu, vc, out, 2, ns);
                 rot3_order(out + 4, dropped, tl->rot3, j + 16);
                 store(out + 4, targets + j + 16, n1, 0xf, local);
             } else {
-                nlerp16(a, b, vu, vc, out, 1);
+                nlerp16(a, b, vu, vc, out, 1, &n);
             }
             rot3_order(out, dropped, tl->rot3, j);
             store(out, targets + j, n, 0xf, local);
@@ -228,7 +245,8 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
             __mmask16 m = lanes(tl->rot4 - j);
             decode_rot4(row0, tl->rot4, j, m, a);
             decode_rot4(row1, tl->rot4, j, m, b);
-            nlerp16(a, b, vu, vc, out, 1);
+            uint32_t n = tl->rot4 - j < 16 ? tl->rot4 - j : 16;
+            nlerp16(a, b, vu, vc, out, 1, &n);
             store(out, targets + j, tl->rot4 - j, 0xf, local);
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
@@ -253,14 +271,14 @@ void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compa
     const uint8_t *dropped = compact->dropped + tl->first_track;
     __m512 v[4];
     for (uint32_t j = 0; j < tl->rot3; j += 16) {
-        decode_rot3(row, range, tl->rot3, j, lanes(tl->rot3 - j), v);
+        decode_rot3(row, range, tl->rot3, j, lanes(tl->rot3 - j), tl->rot3 - j, v);
         rot3_order(v, dropped, tl->rot3, j);
         store(v, targets + j, tl->rot3 - j, 0xf, local);
     }
     row += 3 * tl->rot3, targets += tl->rot3;
     for (uint32_t j = 0; j < tl->rot4; j += 16) {
         decode_rot4(row, tl->rot4, j, lanes(tl->rot4 - j), v);
-        normalize(v);
+        normalize(v, tl->rot4 - j);
         store(v, targets + j, tl->rot4 - j, 0xf, local);
     }
     row += 4 * tl->rot4, targets += tl->rot4;
