@@ -28,8 +28,16 @@ static OSSA_SIMD_INLINE __mmask16 lanes(uint32_t n) {
     return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
+/* Sixteen stored components from q, lanes outside m zero; plain loads, as OSSA_COMPACT_SLACK
+ * says why and lets them read past the last track. */
 static OSSA_SIMD_INLINE __m512 load_q(const uint16_t *q, __mmask16 m) {
-    return _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, q)));
+    return _mm512_maskz_cvtepi32_ps(
+        m, _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)q)));
+}
+
+/* Sixteen floats of a range array from r, lanes outside m zero. */
+static OSSA_SIMD_INLINE __m512 load_range(const float *r, __mmask16 m) {
+    return _mm512_maskz_mov_ps(m, _mm512_loadu_ps(r));
 }
 
 /* Square root and reciprocal of lanes [0, n), narrower where n allows: the divider they share
@@ -56,8 +64,8 @@ static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t
     OSSA_SIMD_UNROLL
     for (uint32_t c = 0; c < 3; c++)
         out[c] = _mm512_add_ps(
-            _mm512_maskz_loadu_ps(m, r + c * n + j),
-            _mm512_mul_ps(load_q(q + c * n + j, m), _mm512_maskz_loadu_ps(m, r + (3 + c) * n + j)));
+            load_range(r + c * n + j, m),
+            _mm512_mul_ps(load_q(q + c * n + j, m), load_range(r + (3 + c) * n + j, m)));
 }
 
 /* In stored order (ossa_compact_decode_rot3). */
@@ -77,7 +85,8 @@ static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint
 static OSSA_SIMD_INLINE void rot3_order(__m512 *v, const uint8_t *dropped, uint32_t r3,
                                         uint32_t j) {
     __mmask16 m = lanes(r3 - j);
-    __m128i d = _mm_maskz_loadu_epi8(m, dropped + j);
+    __m128i d =
+        _mm_maskz_mov_epi8(m, _mm_loadu_si128((const __m128i *)(const void *)(dropped + j)));
     __mmask16 d0 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_setzero_si128());
     __mmask16 d1 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(1));
     __mmask16 d2 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(2));

@@ -525,11 +525,11 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
     uint8_t *dropped = NULL;
     if (r == OSSA_OK) {
         ctl = ossa_owned_alloc(owned, timelines, sizeof *ctl);
-        ranges = ossa_owned_alloc(owned, range_floats, sizeof *ranges);
+        ranges = ossa_owned_alloc(owned, range_floats + OSSA_COMPACT_SLACK, sizeof *ranges);
         targets = ossa_owned_alloc(owned, tracks, sizeof *targets);
-        dropped = ossa_owned_alloc(owned, tracks, sizeof *dropped);
+        dropped = ossa_owned_alloc(owned, tracks + OSSA_COMPACT_SLACK, sizeof *dropped);
         ctimes = ossa_owned_alloc(owned, times, sizeof *ctimes);
-        keys = ossa_owned_alloc(owned, rows, sizeof *keys);
+        keys = ossa_owned_alloc(owned, rows + OSSA_COMPACT_SLACK, sizeof *keys);
         if ((timelines && !ctl) || (range_floats && !ranges) ||
             (tracks && (!targets || !dropped)) || (times && !ctimes) || (rows && !keys))
             r = OSSA_ERROR_OUT_OF_MEMORY;
