@@ -42,9 +42,10 @@ static inline uint32_t ossa_compact_stride(const ossa_compact_timeline *tl) {
 
 /* Zeroed elements after ranges, dropped and keys (not counted in a clip's bytes: no sample uses
  * them), so that the AVX-512 path reads sixteen lanes from any track of a row or a range array
- * with a plain load and zeroes the lanes it does not use: on an Intel Xeon, masked loads made
- * compact sampling 3-8% slower, as they cannot take their data from stores in flight, such as
- * the pose's, that share their address bits within the page. */
+ * with a plain load and zeroes the lanes it does not use. On an Intel Xeon masked loads made
+ * compact sampling 3-8% slower; sampling there also depends on where poses sit within their
+ * pages relative to the clip's data (see README, Compact clips), which suggests loads held back
+ * behind the pose's stores in flight, something masked loads suffer more from. */
 #define OSSA_COMPACT_SLACK 16u
 
 /* The compact part of a clip (ossa_clip::compact); its STEP, CUBICSPLINE and weights tracks stay
