@@ -55,6 +55,12 @@ int main(void) {
     CHECK(has_line(out_text, "    primitive 0: TRIANGLES, 1728 vertices", "1 influence set"));
     CHECK(has_line(out_text, "  0 \"Survey\": 3.41667 s", "21 channels"));
     CHECK(has_line(out_text, "    rotation     20: LINEAR 20", ""));
+    /* each clip's runtime bytes, plain and compact: Run's, to compare with --json below */
+    unsigned long run_plain = 0, run_compact = 0;
+    const char *run_line = out_text ? strstr(out_text, "  2 \"Run\": plain ") : NULL;
+    CHECK(run_line && sscanf(run_line, "  2 \"Run\": plain %lu B, compact %lu B", &run_plain,
+                             &run_compact) == 2);
+    CHECK(run_compact > 0 && run_compact < run_plain / 2);
     CHECK(err_text && err_text[0] == '\0');
 
     /* --json: the same facts as one JSON object. */
@@ -71,6 +77,13 @@ int main(void) {
         CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring, "Survey"));
         CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "channels")) == 21);
         CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "end")->valuedouble, 3.41667, 1e-4);
+        /* Run's runtime bytes, as the text output prints them */
+        const cJSON *run = cJSON_GetArrayItem(anims, 2);
+        CHECK(cJSON_GetObjectItemCaseSensitive(run, "plain_bytes")->valuedouble == run_plain);
+        CHECK(cJSON_GetObjectItemCaseSensitive(run, "compact_bytes")->valuedouble == run_compact);
+        double error = cJSON_GetObjectItemCaseSensitive(run, "compact_error")->valuedouble;
+        double budget = cJSON_GetObjectItemCaseSensitive(run, "compact_budget")->valuedouble;
+        CHECK(error > 0 && error <= budget && budget > 0.017 && budget < 0.018);
         const cJSON *joint = cJSON_GetArrayItem(nodes, 2);
         CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(joint, "joint")));
         cJSON_Delete(root);

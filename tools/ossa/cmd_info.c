@@ -21,7 +21,10 @@ static void usage(FILE *out) {
             "marked with *), skins, meshes (vertices, influence sets, morph targets) and\n"
             "animations (duration, channels by path and interpolation, and each\n"
             "KHR_animation_pointer with what it became: a node's channel, a mesh's weights,\n"
-            "a named float track, or ignored). Warnings go to\n"
+            "a named float track, or ignored), then each clip's runtime bytes, plain and\n"
+            "compact (built within the default budget, with the error it declares; see\n"
+            "README, Compact clips; in --json each animation's plain_bytes, compact_bytes,\n"
+            "compact_error and compact_budget). Warnings go to\n"
             "stderr as 'warning: FILE: JSON-PATH: message'; a refused model prints\n"
             "'error: FILE: JSON-PATH: message' and exits with 1. --json prints the same facts\n"
             "(and the warnings) as one JSON object on stdout. FILE is MODEL as given.\n"
@@ -277,26 +280,34 @@ static cJSON *json_meshes(const ossa_document *doc) {
     return meshes;
 }
 
-/* Runtime bytes of each clip, plain and compact (the model's default budget); nothing when the
- * document cannot be built into a model. */
-static void print_clip_bytes(const ossa_document *doc) {
+/* The document's clips built plain and compact (the model's default budget), for their runtime
+ * bytes; 0 (and both NULL) when it has no animation or cannot be built into a model. */
+static int clip_models(const ossa_document *doc, ossa_model **plain, ossa_model **compact) {
     ossa_model_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.skip_cpu_skinning = 1;
-    ossa_model *plain = NULL, *compact = NULL;
     ossa_error error;
-    if (!doc->animation_count || ossa_model_create(doc, &desc, &plain, &error) != OSSA_OK) return;
+    *plain = *compact = NULL;
+    if (!doc->animation_count || ossa_model_create(doc, &desc, plain, &error) != OSSA_OK) return 0;
     desc.compact_clips = 1;
-    if (ossa_model_create(doc, &desc, &compact, &error) == OSSA_OK) {
-        printf("clip runtime bytes (plain, compact within the default budget):\n");
-        for (uint32_t a = 0; a < ossa_model_clip_count(plain); a++) {
-            const ossa_clip *p = ossa_model_clip(plain, a), *c = ossa_model_clip(compact, a);
-            printf("  %u", a);
-            print_name(ossa_clip_name(p));
-            printf(": plain %zu B, compact %zu B (error %.3g, budget %.3g)\n",
-                   ossa_clip_runtime_bytes(p), ossa_clip_runtime_bytes(c),
-                   (double)ossa_clip_compact_error(c), (double)ossa_clip_compact_budget(c));
-        }
+    if (ossa_model_create(doc, &desc, compact, &error) == OSSA_OK) return 1;
+    ossa_model_free(*plain);
+    *plain = NULL;
+    return 0;
+}
+
+/* Runtime bytes of each clip, plain and compact; nothing without clip_models. */
+static void print_clip_bytes(const ossa_document *doc) {
+    ossa_model *plain, *compact;
+    if (!clip_models(doc, &plain, &compact)) return;
+    printf("clip runtime bytes (plain, compact within the default budget):\n");
+    for (uint32_t a = 0; a < ossa_model_clip_count(plain); a++) {
+        const ossa_clip *p = ossa_model_clip(plain, a), *c = ossa_model_clip(compact, a);
+        printf("  %u", a);
+        print_name(ossa_clip_name(p));
+        printf(": plain %zu B, compact %zu B (error %.3g, budget %.3g)\n",
+               ossa_clip_runtime_bytes(p), ossa_clip_runtime_bytes(c),
+               (double)ossa_clip_compact_error(c), (double)ossa_clip_compact_budget(c));
     }
     ossa_model_free(compact);
     ossa_model_free(plain);
@@ -304,6 +315,8 @@ static void print_clip_bytes(const ossa_document *doc) {
 
 static cJSON *json_animations(const ossa_document *doc) {
     cJSON *animations = cJSON_CreateArray();
+    ossa_model *plain, *compact;
+    int bytes = clip_models(doc, &plain, &compact);
     for (uint32_t a = 0; a < doc->animation_count; a++) {
         const ossa_animation *an = &doc->animations[a];
         cJSON *anim = cJSON_CreateObject();
@@ -334,8 +347,17 @@ static cJSON *json_animations(const ossa_document *doc) {
             }
             cJSON_AddItemToArray(channels, channel);
         }
+        if (bytes && a < ossa_model_clip_count(plain)) { /* as print_clip_bytes */
+            const ossa_clip *p = ossa_model_clip(plain, a), *c = ossa_model_clip(compact, a);
+            cJSON_AddNumberToObject(anim, "plain_bytes", (double)ossa_clip_runtime_bytes(p));
+            cJSON_AddNumberToObject(anim, "compact_bytes", (double)ossa_clip_runtime_bytes(c));
+            cJSON_AddNumberToObject(anim, "compact_error", ossa_clip_compact_error(c));
+            cJSON_AddNumberToObject(anim, "compact_budget", ossa_clip_compact_budget(c));
+        }
         cJSON_AddItemToArray(animations, anim);
     }
+    ossa_model_free(compact);
+    ossa_model_free(plain);
     return animations;
 }
 
