@@ -130,9 +130,9 @@ static inline void ossa_compact_decode_rot4(const uint16_t *q, ptrdiff_t q_strid
         out[c] = -1.0f + (float)q[c * q_stride] * OSSA_COMPACT_FULL_STEP;
 }
 
-/* Scales q to unit length. sqrt(l) * (1 / l) rather than 1 / sqrt(l): the square root and the
- * division run side by side (they are on the latency path of a timeline's sample). Lengths too
- * small to invert stay as they are. */
+/* Scales q to unit length. sqrt(l) * (1 / l) rather than 1 / sqrt(l): the division does not wait
+ * for the square root (both are on the latency path of a timeline's sample). Lengths too small
+ * to invert stay as they are. */
 static inline void ossa_compact_normalize(float *q) {
     float len2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
     float s = len2 >= FLT_MIN ? sqrtf(len2) * (1.0f / len2) : 1.0f;
