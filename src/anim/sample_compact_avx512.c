@@ -68,16 +68,16 @@ static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t
             _mm512_mul_ps(load_q(q + c * n + j, m), load_range(r + (3 + c) * n + j, m)));
 }
 
-/* In stored order (ossa_compact_decode_rot3). */
+/* In stored order (ossa_compact_decode_rot3), lanes [0, used) of the block at rot3 track j. */
 static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
-                                         __mmask16 m, uint32_t n_lanes, __m512 *out) {
-    decode3(q, r, n, j, m, out);
+                                         uint32_t used, __m512 *out) {
+    decode3(q, r, n, j, lanes(used), out);
     __m512 one = _mm512_set1_ps(1.0f);
     __m512 sum =
         _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(out[0], out[0]), _mm512_mul_ps(out[1], out[1])),
                       _mm512_mul_ps(out[2], out[2]));
     out[3] = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(sum, one, _CMP_LT_OQ),
-                                 sqrt_lanes(_mm512_sub_ps(one, sum), n_lanes));
+                                 sqrt_lanes(_mm512_sub_ps(one, sum), used));
 }
 
 /* ossa_compact_rot3_order for the rot3 tracks of a block starting at rot3 track j; lanes past
@@ -85,8 +85,7 @@ static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint
 static OSSA_SIMD_INLINE void rot3_order(__m512 *v, const uint8_t *dropped, uint32_t r3,
                                         uint32_t j) {
     __mmask16 m = lanes(r3 - j);
-    __m128i d =
-        _mm_maskz_mov_epi8(m, _mm_loadu_si128((const __m128i *)(const void *)(dropped + j)));
+    __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(dropped + j)); /* lanes in m */
     __mmask16 d0 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_setzero_si128());
     __mmask16 d1 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(1));
     __mmask16 d2 = _mm_mask_cmpeq_epi8_mask(m, d, _mm_set1_epi8(2));
@@ -196,7 +195,7 @@ static OSSA_SIMD_INLINE uint32_t decode_rotations(const uint16_t *row, const flo
                                                   uint32_t r3, uint32_t r4, uint32_t merged,
                                                   uint32_t j, __m512 *out) {
     uint32_t n = r3 - j < 16 ? r3 - j : 16;
-    decode_rot3(row, range, r3, j, lanes(n), n, out);
+    decode_rot3(row, range, r3, j, n, out);
     if (n < 16 && merged) {
         __m512 q[4];
         __mmask16 m4 = (__mmask16)(lanes(n + merged) & ~lanes(n));
@@ -280,7 +279,7 @@ void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compa
     const uint8_t *dropped = compact->dropped + tl->first_track;
     __m512 v[4];
     for (uint32_t j = 0; j < tl->rot3; j += 16) {
-        decode_rot3(row, range, tl->rot3, j, lanes(tl->rot3 - j), tl->rot3 - j, v);
+        decode_rot3(row, range, tl->rot3, j, tl->rot3 - j, v);
         rot3_order(v, dropped, tl->rot3, j);
         store(v, targets + j, tl->rot3 - j, 0xf, local);
     }

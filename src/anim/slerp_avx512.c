@@ -9,11 +9,11 @@
 #ifdef OSSA_ANIM_AVX512
 #include "simd_target.h"
 OSSA_TARGET_BEGIN("avx512f")
-OSSA_FP_CONTRACT_OFF /* compilers would fuse the intrinsics' multiplies and adds */
+/* compilers would fuse the intrinsics' multiplies and adds */
+OSSA_FP_CONTRACT_OFF
 #include <immintrin.h>
 
-    int
-    ossa_anim_avx512_supported(void) {
+int ossa_anim_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 }
 
