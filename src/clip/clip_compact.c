@@ -465,6 +465,24 @@ static int evenly_spaced(const float *times, uint32_t count) {
     return 1;
 }
 
+/* Gives a group every key of an evenly spaced timeline where that takes no more bytes: its times
+ * then shrink to three floats (OSSA_COMPACT_UNIFORM), and sampling needs no key search. Keys
+ * added to a group keep it within its tolerance: they are the timeline's own. */
+static void prefer_uniform(timeline_work *w) {
+    uint32_t n = w->tl->key_count;
+    if (n < 4 || !evenly_spaced(w->plain->times + w->tl->time_offset, n)) return;
+    for (uint32_t g = 0; g < w->group_count; g++) {
+        uint64_t stride = 0;
+        for (uint32_t j = 0; j < w->tracks; j++)
+            if (w->group_of[j] == g) stride += stored_components(&w->meta[j]);
+        /* in uint16: rows, then 2 per kept time or 6 for the three floats of a uniform one */
+        uint64_t kept = w->group_kept[g], uniform = n * stride + 6;
+        if (kept == n || uniform > kept * (stride + 2)) continue;
+        memset(w->group_keep + (size_t)g * n, 1, n);
+        w->group_kept[g] = n;
+    }
+}
+
 /* Builds the compact clip of `plain` with a per-node allowance (model units) into `owned`,
  * folding tracks into `base` (the clip's base pose, a copy of the plain one). A negative
  * allowance keeps every track plain. */
@@ -508,6 +526,7 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
             r = OSSA_ERROR_OUT_OF_MEMORY;
             break;
         }
+        prefer_uniform(w);
         tracks += w->tracks;
         if (w->tracks > max_tracks) max_tracks = w->tracks;
         for (uint32_t j = 0; j < w->tracks; j++)

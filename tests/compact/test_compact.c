@@ -163,6 +163,16 @@ static void check_cursor(const ossa_model *model, const ossa_clip *clip) {
         same &= !memcmp(a, b, nodes * sizeof *a) && !memcmp(wa, wb, weights * sizeof *wa);
     }
     CHECKF(same, "cursor and stateless compact sampling agree bit for bit");
+    /* A cursor's keys are hints: any values, even out of range, leave the result as it is. */
+    for (int i = 0; i < 50; i++) {
+        for (uint32_t k = 0; k < ossa_cursor_size(clip); k++)
+            keys[k] = (uint32_t)(i * 7 + (int)k) % 5 == 0 ? UINT32_MAX : (uint32_t)(i * 3 + (int)k);
+        float t = start + span * (float)i / 49.0f;
+        ossa_clip_sample(rig, clip, t, &cursor, &pa);
+        ossa_clip_sample(rig, clip, t, NULL, &pb);
+        same &= !memcmp(a, b, nodes * sizeof *a) && !memcmp(wa, wb, weights * sizeof *wa);
+    }
+    CHECKF(same, "sampling with a cursor of arbitrary keys equals stateless sampling");
     if (ossa_cursor_size(clip) > 0) {
         ossa_cursor small = {keys, ossa_cursor_size(clip) - 1};
         CHECK(ossa_clip_sample(rig, clip, start, &small, &pa) == OSSA_ERROR_ARGUMENT);
@@ -282,6 +292,44 @@ static void check_sizes(void) {
     }
 }
 
+/* 1 when key times are evenly spaced (the builder's test: to 1e-4 of the spacing). */
+static int evenly_spaced(const float *times, uint64_t count) {
+    double step = ((double)times[count - 1] - times[0]) / (double)(count - 1);
+    for (uint64_t k = 1; k < count; k++)
+        if (fabs(times[k] - (times[0] + (double)k * step)) > 1e-4 * step) return 0;
+    return 1;
+}
+
+/* Fox's clips each have one plain timeline. Where it is evenly spaced, a compact timeline keeps a
+ * subset of its keys, with their times, only where that takes fewer bytes than every key with
+ * three floats for the times (OSSA_COMPACT_UNIFORM). Survey's first timeline keeps every key. */
+static void check_uniform(void) {
+    ossa_model *plain = load_model(ossa_test_shared_path("models/Fox/Fox.glb"), 0, 0.0f);
+    ossa_model *compact = load_model(ossa_test_shared_path("models/Fox/Fox.glb"), 1, 0.0f);
+    for (uint32_t i = 0; plain && compact && i < ossa_model_clip_count(plain); i++) {
+        const ossa_clip *p = ossa_model_clip(plain, i);
+        const struct ossa_compact *c = ossa_model_clip(compact, i)->compact;
+        CHECKF(p->timeline_count == 1 && c, "Fox clip %u: one plain timeline, a compact form", i);
+        if (p->timeline_count != 1 || !c) continue;
+        uint64_t n = p->timelines[0].key_count;
+        if (!evenly_spaced(p->times + p->timelines[0].time_offset, n)) continue;
+        for (uint32_t t = 0; t < c->timeline_count; t++) {
+            const ossa_compact_timeline *tl = &c->timelines[t];
+            uint64_t stride = ossa_compact_stride(tl), kept = tl->key_count;
+            if (tl->flags & OSSA_COMPACT_UNIFORM) continue;
+            CHECKF(kept * (stride + 2) < n * stride + 6,
+                   "Fox clip %u timeline %u: %llu of %llu keys with their times", i, t,
+                   (unsigned long long)kept, (unsigned long long)n);
+        }
+        if (i == 0)
+            CHECKF(c->timeline_count > 1 && (c->timelines[0].flags & OSSA_COMPACT_UNIFORM) &&
+                       c->timelines[0].key_count == n,
+                   "Survey's first compact timeline keeps all %llu keys", (unsigned long long)n);
+    }
+    ossa_model_free(plain);
+    ossa_model_free(compact);
+}
+
 /* A tighter budget is honoured too (and gives larger clips); bad budgets are refused. */
 static void check_budgets(void) {
     const char *fox = ossa_test_shared_path("models/Fox/Fox.glb");
@@ -365,6 +413,7 @@ int main(void) {
     ossa_test_walk(golden_dir, ".json", check_golden, NULL);
     CHECKF(golden_files >= 30, "found %d golden files", golden_files);
     check_sizes();
+    check_uniform();
     check_budgets();
     check_sample_cli();
     return ossa_test_finish("compact_clips");
