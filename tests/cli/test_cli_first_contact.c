@@ -1,5 +1,6 @@
 /* `ossa` (no OpenGL) as a new user meets it: an --anim or --vertices the model lacks is a usage
- * error (2), --anim all / a list samples the animations together (the library's
+ * error (2) (a name lists the animations there are), --anim takes names as well as indices,
+ * --anim all / a list samples the animations together (the library's
  * ossa_clips_sample, to the bit) with arrays in --json, sample's text prints what its help
  * promises, --allow-unsafe-paths, messages name the path as given once, bench tells two files
  * of the same name apart, and `make demo` builds the command only. */
@@ -25,8 +26,13 @@ static void check_exit_codes(void) {
     CHECK(occurrences(cli_err, fox) == 1);
     CHECK(cli("sample '%s' --anim 0,7 --time 0", fox) == 2);
     CHECK(strstr(cli_err, "--anim 7:") != NULL);
+    /* a name the model lacks: usage error naming the animations it has */
     CHECK(cli("sample '%s' --anim x --time 0", fox) == 2);
-    CHECK(strstr(cli_err, "not 'x'") != NULL);
+    CHECKF(strstr(cli_err, "--anim x:") && strstr(cli_err, "has no animation of that name") &&
+               strstr(cli_err, "0 \"Survey\", 1 \"Walk\", 2 \"Run\""),
+           "%s", cli_err);
+    CHECK(cli("sample '%s' --anim Walk, --time 0", fox) == 2);
+    CHECK(strstr(cli_err, "not 'Walk,'") != NULL);
     CHECK(cli("sample '%s' --anim 1, --time 0", fox) == 2);
     CHECK(cli("sample '%s' --anim 2 --time 0", fox) == 0);
     /* --vertices past the largest primitive: usage error; within it: fine */
@@ -133,6 +139,19 @@ static void check_anim_lists(void) {
     root = cJSON_Parse(cli_out);
     CHECK(root && cJSON_IsNumber(item(root, "animation")) &&
           cJSON_IsString(item(root, "animation_name")));
+    cJSON_Delete(root);
+    /* names as ossa info lists them, alone or in a list with indices: the same output */
+    char *by_index = NULL;
+    if (cli("sample '%s' --anim 1,2 --time 0.3 --json", fox) == 0) by_index = strdup(cli_out);
+    CHECK(cli("sample '%s' --anim Walk,Run --time 0.3 --json", fox) == 0);
+    CHECK(by_index && !strcmp(by_index, cli_out));
+    CHECK(cli("sample '%s' --anim Walk,2 --time 0.3 --json", fox) == 0);
+    CHECK(by_index && !strcmp(by_index, cli_out));
+    free(by_index);
+    CHECK(cli("sample '%s' --anim Run --time 0.3 --json", fox) == 0);
+    root = cJSON_Parse(cli_out);
+    CHECK(root && item(root, "animation")->valueint == 2 &&
+          !strcmp(item(root, "animation_name")->valuestring, "Run"));
     cJSON_Delete(root);
 }
 

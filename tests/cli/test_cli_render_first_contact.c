@@ -1,9 +1,10 @@
 /* `ossa render` and `ossa view` as a new user meets them: an --anim the model lacks is a usage
- * error (2) in both, --anim all / a list plays the animations together (the frame differs from
- * each alone, the order of clips on different objects does not matter, a GIF spans them),
- * render prints the model's warnings (a texture transform it does not draw) and where it wrote
- * (stdout is a file here), creates the folders of -o, names a bad --skinning / --palette / --method
- * value and the path it could not write or load (once), and honours --allow-unsafe-paths. */
+ * error (2) in both, a name plays what its index does, --anim all / a list plays the animations
+ * together (the frame differs from each alone, the order of clips on different objects does not
+ * matter, a GIF spans them), render prints the model's warnings (a texture transform it does not
+ * draw) and where it wrote (stdout is a file here), creates the folders of -o, names a bad
+ * --skinning / --palette / --method value and the path it could not write or load (once), and
+ * honours --allow-unsafe-paths. */
 #define _POSIX_C_SOURCE 200809L
 #include <gif_lib.h>
 #include <stdio.h>
@@ -70,6 +71,11 @@ static void check_anim_lists(void) {
     }
     /* the clips animate different objects: their order does not matter */
     CHECK(pixels_differ(png[0], png[1]) == 0);
+    /* a clip by name (ConeAction is animation 1) draws what its index draws */
+    const char *named = scratch_path("anim_named.png");
+    CHECK(cli("render '%s' --anim ConeAction %s -o '%s'", blender, common, named) == 0);
+    CHECK(pixels_differ(png[3], named) == 0);
+    CHECK(pixels_differ(png[2], named) > 100);
     for (int i = 2; i < 6; i++) {
         long d = pixels_differ(png[0], png[i]);
         CHECKF(d > 100, "--anim all vs --anim %s: %ld pixels differ", anims[i], d);

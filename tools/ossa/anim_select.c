@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int digits_only(const char *p) {
+    for (; *p; p++)
+        if (*p < '0' || *p > '9') return 0;
+    return 1;
+}
+
 int anim_select_parse(const char *text, const char *command, anim_select *out) {
     memset(out, 0, sizeof *out);
     out->given = 1;
@@ -13,47 +19,94 @@ int anim_select_parse(const char *text, const char *command, anim_select *out) {
         out->all = out->several = 1;
         return 1;
     }
-    for (const char *p = text; p && *p;) {
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p || errno || v > INT32_MAX || *p == '-' || *p == '+' ||
-            out->count == ANIM_SELECT_MAX || (*end && *end != ','))
+    size_t length = text ? strlen(text) : 0;
+    int ok = length > 0 && length < sizeof out->text;
+    if (ok) memcpy(out->text, text, length + 1);
+    for (char *p = out->text; ok;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        if (!*p || out->count == ANIM_SELECT_MAX) {
+            ok = 0;
             break;
-        out->indices[out->count++] = (uint32_t)v;
-        if (!*end) return 1;
+        }
+        out->name_at[out->count] = ANIM_SELECT_INDEX;
+        if (digits_only(p)) {
+            errno = 0;
+            unsigned long v = strtoul(p, NULL, 10);
+            if (errno || v > INT32_MAX) {
+                ok = 0;
+                break;
+            }
+            out->indices[out->count] = (uint32_t)v;
+        } else {
+            out->name_at[out->count] = (uint16_t)(p - out->text);
+        }
+        out->count++;
+        if (!comma) return 1;
         out->several = 1;
-        p = end + 1;
+        p = comma + 1;
     }
     fprintf(stderr,
-            "%s: --anim wants an animation index (0, 1, ...), a list played together (0,2) or "
-            "'all', not '%s'\n",
+            "%s: --anim wants an animation index (0, 1, ...) or name, a list played together "
+            "(0,2 or Walk,Run) or 'all', not '%s'\n",
             command, text ? text : "");
     return 0;
 }
 
-int anim_select_check(const anim_select *s, uint32_t clip_count, const char *command,
-                      const char *model) {
+/* Element i's animation index: its number, or the model's clip of its name (-1: none). */
+static int64_t element_index(const anim_select *s, uint32_t i, const ossa_model *model) {
+    if (s->name_at[i] == ANIM_SELECT_INDEX) return s->indices[i];
+    return ossa_model_find_clip(model, s->text + s->name_at[i]);
+}
+
+/* "0 "Survey", 1 "Walk", 2 "Run"" after a name the model lacks. */
+static void print_names(const ossa_model *model) {
+    uint32_t count = ossa_model_clip_count(model);
+    for (uint32_t i = 0; i < count; i++) {
+        const char *name = ossa_clip_name(ossa_model_clip(model, i));
+        fprintf(stderr, "%s%u%s%s%s", i ? ", " : "", i, name ? " \"" : " (unnamed)",
+                name ? name : "", name ? "\"" : "");
+    }
+}
+
+int anim_select_check(const anim_select *s, const ossa_model *model, const char *command,
+                      const char *model_name) {
+    uint32_t clip_count = ossa_model_clip_count(model);
     for (uint32_t i = 0; s->given && !s->all && i < s->count; i++) {
-        if (s->indices[i] < clip_count) continue;
-        if (clip_count)
+        int64_t index = element_index(s, i, model);
+        if (index >= 0 && index < clip_count) continue;
+        if (s->name_at[i] != ANIM_SELECT_INDEX) {
+            fprintf(stderr, "%s: --anim %s: %s has no animation of that name", command,
+                    s->text + s->name_at[i], model_name);
+            if (clip_count) {
+                fprintf(stderr, " (it has ");
+                print_names(model);
+                fprintf(stderr, ")");
+            }
+            fprintf(stderr, "\n");
+        } else if (clip_count) {
             fprintf(stderr, "%s: --anim %u: %s has %u animation%s (0 to %u)\n", command,
-                    s->indices[i], model, clip_count, clip_count > 1 ? "s" : "", clip_count - 1);
-        else
-            fprintf(stderr, "%s: --anim %u: %s has no animations\n", command, s->indices[i], model);
+                    s->indices[i], model_name, clip_count, clip_count > 1 ? "s" : "",
+                    clip_count - 1);
+        } else {
+            fprintf(stderr, "%s: --anim %u: %s has no animations\n", command, s->indices[i],
+                    model_name);
+        }
         return 0;
     }
     return 1;
 }
 
-uint32_t anim_select_resolve(const anim_select *s, uint32_t clip_count, uint32_t *out) {
+uint32_t anim_select_resolve(const anim_select *s, const ossa_model *model, uint32_t *out) {
+    uint32_t clip_count = ossa_model_clip_count(model);
     if (s->all) {
         for (uint32_t i = 0; i < clip_count; i++)
             out[i] = i;
         return clip_count;
     }
     if (s->given) {
-        memcpy(out, s->indices, s->count * sizeof *out);
+        for (uint32_t i = 0; i < s->count; i++)
+            out[i] = (uint32_t)element_index(s, i, model);
         return s->count;
     }
     if (!clip_count) return 0;

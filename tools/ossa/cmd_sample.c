@@ -18,9 +18,10 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: ossa sample MODEL [--anim K|K,L,...|all | --mix FILE] --time T [--time T ...]\n"
             "                   [--vertices a,b,c] [--json] [--compact] [--allow-unsafe-paths]\n\n"
-            "Samples animation K (glTF index, default 0) at each time T (seconds; times outside\n"
-            "the animation clamp to its first/last keys). --anim 0,2 or --anim all samples\n"
-            "several animations together on the file's timeline: the rest pose, then each\n"
+            "Samples animation K (glTF index or name, as ossa info lists them; default 0) at\n"
+            "each time T (seconds; times outside the animation clamp to its first/last keys).\n"
+            "An element of digits only is an index. --anim 0,2 (or Walk,Run) or --anim all\n"
+            "samples several animations together on the file's timeline: the rest pose, then each\n"
             "animation writes the properties it animates (a later one wins where two animate\n"
             "the same), each clamped to its own keys.\n"
             "--mix FILE samples the mixed pose of a mix file instead (JSON: layers with\n"
@@ -310,8 +311,7 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
                const ossa_clip **clips, float *clip_times, sample_mix *mix) {
     ossa_error error = {0};
     const ossa_rig *rig = ossa_model_rig(model);
-    uint32_t clip_count = ossa_model_clip_count(model);
-    if (!anim_select_check(&a->anim, clip_count, "ossa sample", a->model)) return EXIT_USAGE;
+    if (!anim_select_check(&a->anim, model, "ossa sample", a->model)) return EXIT_USAGE;
     uint64_t largest = sample_largest_primitive(doc);
     for (uint32_t i = 0; i < a->vertex_count; i++)
         if (a->vertices[i] >= largest) {
@@ -324,7 +324,7 @@ static int run(const sample_args *a, ossa_document *doc, const ossa_model *model
         cli_report_error(a->mix, &error); /* the error is the mix file's */
         return EXIT_MODEL_ERROR;
     }
-    uint32_t count = a->mix ? 0 : anim_select_resolve(&a->anim, clip_count, animations);
+    uint32_t count = a->mix ? 0 : anim_select_resolve(&a->anim, model, animations);
     for (uint32_t k = 0; k < count; k++)
         clips[k] = ossa_model_clip(model, animations[k]);
     /* The character's palettes are the skins' world-space palettes one after another. */

@@ -16,7 +16,8 @@ static const char render_help[] =
     "                   [--compact] [--allow-unsafe-paths]\n"
     "                   -o out.gif|out.png|dir/%04d.png\n"
     "       ossa render [MODEL] --bench [--frames N] [--size WxH]\n\n"
-    "Renders animation K of MODEL (default: the built-in demo model) offscreen with OpenGL\n"
+    "Renders animation K of MODEL (glTF index or name, as ossa info lists them; default 0;\n"
+    "default model: the built-in demo) offscreen with OpenGL\n"
     "(headless EGL; Mesa llvmpipe works without a GPU). An .gif output is animated; an .png\n"
     "output is one frame at --time T (clip seconds, default the clip's start); a pattern with\n"
     "%d writes one PNG per frame (its folder is created). It prints the model's warnings and\n"
@@ -40,7 +41,8 @@ static const char view_help[] =
     "[--no-grid]\n"
     "                 [--compact] [--allow-unsafe-paths] [--screenshot out.png --frames N]\n\n"
     "Plays MODEL's animations in a window (default: the built-in demo model), from animation\n"
-    "K; --anim 0,2 or --anim all plays several together (as ossa render does).\n"
+    "K (glTF index or name); --anim 0,2 (or Walk,Run) or --anim all plays several together\n"
+    "(as ossa render does).\n"
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
     "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
@@ -161,13 +163,13 @@ int render_options_open_scene(const render_options *o, ossa_gpu_context *context
                               o->method, o->compact, o->allow_unsafe_paths};
     if (!render_scene_open(scene, context, &desc)) return EXIT_MODEL_ERROR;
     uint32_t clip_count = render_scene_clip_count(scene);
-    if (!anim_select_check(&o->anim, clip_count, command,
+    if (!anim_select_check(&o->anim, scene->model, command,
                            o->model ? o->model : "the built-in demo model"))
         return EXIT_USAGE;
     if (!o->anim.several) return EXIT_OK;
     uint32_t *clips = malloc(sizeof *clips * (clip_count + o->anim.count + 1));
     int ok = clips &&
-             render_scene_select(scene, clips, anim_select_resolve(&o->anim, clip_count, clips));
+             render_scene_select(scene, clips, anim_select_resolve(&o->anim, scene->model, clips));
     free(clips);
     if (!ok) fprintf(stderr, "%s: out of memory\n", command);
     return ok ? EXIT_OK : EXIT_MODEL_ERROR;
@@ -176,5 +178,7 @@ int render_options_open_scene(const render_options *o, ossa_gpu_context *context
 int render_options_clip(const render_options *o, const render_scene *scene) {
     if (o->anim.several) return RENDER_SCENE_SELECTION;
     if (!render_scene_clip_count(scene)) return -1;
-    return o->anim.given ? (int)o->anim.indices[0] : 0;
+    uint32_t clip = 0;
+    anim_select_resolve(&o->anim, scene->model, &clip); /* one index: several is 0 */
+    return (int)clip;
 }
