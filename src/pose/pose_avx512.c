@@ -53,14 +53,15 @@ static inline void store12(float *out, __m512 v) {
 /* T * R * S of a TRS. Entry (r, c) of the rotation is C + K (A1 A2 + B1 B2) as in
  * xf_rows_from_trs (pose/xform.h), e.g. 1 - 2 (yy + zz), 2 (xy - wz), with column 3 set to 1;
  * then each entry is multiplied by s_c, or in column 3 by t_r. Every operand is picked from a
- * 128-bit field repeated in all four blocks, so the picks are cheap in-block shuffles. */
+ * 128-bit field repeated in all four blocks, so the picks are cheap in-block shuffles; the
+ * factors s_c and t_r come from two fields through one two-source permute. */
 static inline __m512 local_from_trs(const ossa_trs *trs) {
     const __m512i a1 = _mm512_setr_epi32(1, 0, 0, 3, 0, 0, 1, 3, 0, 1, 0, 3, 3, 3, 3, 3);
     const __m512i a2 = _mm512_setr_epi32(1, 1, 2, 3, 1, 0, 2, 3, 2, 2, 0, 3, 3, 3, 3, 3);
     const __m512i b1 = _mm512_setr_epi32(2, 3, 3, 3, 3, 2, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3);
     const __m512i b2 = _mm512_setr_epi32(2, 2, 1, 3, 2, 2, 0, 3, 1, 0, 1, 3, 3, 3, 3, 3);
-    const __m512i scale = _mm512_setr_epi32(1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0);
-    const __m512i move = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0);
+    /* s_c at 1 + c of (qw sx sy sz); t_r at 16 + r, in the second source (tx ty tz qx) */
+    const __m512i factor = _mm512_setr_epi32(1, 2, 3, 16, 1, 2, 3, 17, 1, 2, 3, 18, 1, 2, 3, 16);
     const __m512 flip = _mm512_setr_ps(0.0f, -0.0f, 0.0f, 0.0f, 0.0f, 0.0f, -0.0f, 0.0f, -0.0f,
                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
     const __m512 k = _mm512_setr_ps(-2.0f, 2.0f, 2.0f, 0.0f, 2.0f, -2.0f, 2.0f, 0.0f, 2.0f, 2.0f,
@@ -78,9 +79,7 @@ static inline __m512 local_from_trs(const ossa_trs *trs) {
         _mm512_castps_si512(_mm512_permutevar_ps(q, b2)), _mm512_castps_si512(flip)));
     ab = _mm512_fmadd_ps(_mm512_permutevar_ps(q, b1), bb, ab);
     __m512 rot = _mm512_fmadd_ps(k, ab, c);
-    __m512 u =
-        _mm512_mask_blend_ps(0x0888, _mm512_permutevar_ps(s, scale), _mm512_permutevar_ps(t, move));
-    return _mm512_mul_ps(rot, u);
+    return _mm512_mul_ps(rot, _mm512_permutex2var_ps(s, factor, t));
 }
 
 /* Local matrix of node i. */
