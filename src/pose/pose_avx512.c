@@ -17,13 +17,13 @@ int ossa_pose_avx512_supported(void) {
 
 /* a * b for a in lanes and b given as its rows, each repeated in every 128-bit block:
  * out(r, c) = a(r, 0) b(0, c) + a(r, 1) b(1, c) + a(r, 2) b(2, c) + a(r, 3) [c == 3].
- * a(r, k) is spread along row r by an in-block shuffle, and the sum is a tree: in forward
- * kinematics a is the parent, and this is the latency of each link of a chain of joints. */
+ * a(r, k) is spread along row r by an in-block shuffle. The sum is a chain of three FMAs: one
+ * operation fewer than a tree of a product, two FMAs and an add, and no longer, since the
+ * three shuffles of a (the parent, in forward kinematics) issue one after another anyway. */
 static inline __m512 mul_rows(__m512 a, __m512 b0, __m512 b1, __m512 b2) {
     __m512 u = _mm512_fmadd_ps(_mm512_permute_ps(a, 0x00), b0, _mm512_maskz_mov_ps(0x0888, a));
-    __m512 v = _mm512_mul_ps(_mm512_permute_ps(a, 0x55), b1);
-    v = _mm512_fmadd_ps(_mm512_permute_ps(a, 0xaa), b2, v);
-    return _mm512_add_ps(u, v);
+    u = _mm512_fmadd_ps(_mm512_permute_ps(a, 0x55), b1, u);
+    return _mm512_fmadd_ps(_mm512_permute_ps(a, 0xaa), b2, u);
 }
 
 /* a * b with both in lanes. */
