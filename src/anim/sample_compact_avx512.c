@@ -250,12 +250,11 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
         }
         row0 += 3 * tl->rot3, row1 += 3 * tl->rot3, targets += tl->rot3;
         for (uint32_t j = 0; !merged && j < tl->rot4; j += 16) {
-            __mmask16 m = lanes(tl->rot4 - j);
-            decode_rot4(row0, tl->rot4, j, m, a);
-            decode_rot4(row1, tl->rot4, j, m, b);
             uint32_t n = tl->rot4 - j < 16 ? tl->rot4 - j : 16;
+            decode_rot4(row0, tl->rot4, j, lanes(n), a);
+            decode_rot4(row1, tl->rot4, j, lanes(n), b);
             nlerp16(a, b, vu, vc, out, 1, &n);
-            store(out, targets + j, tl->rot4 - j, 0xf, local);
+            store(out, targets + j, n, 0xf, local);
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
     }

@@ -6,9 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int digits_only(const char *p) {
-    for (; *p; p++)
-        if (*p < '0' || *p > '9') return 0;
+/* Element `p` of a list (NUL-terminated within out->text) as the next index or name: 0 when it
+ * is empty or an index too large. */
+static int add_element(char *p, anim_select *out) {
+    uint32_t i = out->count;
+    out->name_at[i] = (uint16_t)(p - out->text);
+    if (!*p) return 0;
+    if (strspn(p, "0123456789") == strlen(p)) { /* digits only: an index */
+        errno = 0;
+        unsigned long v = strtoul(p, NULL, 10);
+        if (errno || v > INT32_MAX) return 0;
+        out->indices[i] = (uint32_t)v;
+        out->name_at[i] = ANIM_SELECT_INDEX;
+    }
+    out->count++;
     return 1;
 }
 
@@ -20,31 +31,16 @@ int anim_select_parse(const char *text, const char *command, anim_select *out) {
         return 1;
     }
     size_t length = text ? strlen(text) : 0;
-    int ok = length > 0 && length < sizeof out->text;
-    if (ok) memcpy(out->text, text, length + 1);
-    for (char *p = out->text; ok;) {
-        char *comma = strchr(p, ',');
-        if (comma) *comma = '\0';
-        if (!*p || out->count == ANIM_SELECT_MAX) {
-            ok = 0;
-            break;
+    if (length > 0 && length < sizeof out->text) {
+        memcpy(out->text, text, length + 1);
+        for (char *p = out->text; out->count < ANIM_SELECT_MAX;) {
+            char *comma = strchr(p, ',');
+            if (comma) *comma = '\0';
+            if (!add_element(p, out)) break;
+            if (!comma) return 1;
+            out->several = 1;
+            p = comma + 1;
         }
-        out->name_at[out->count] = ANIM_SELECT_INDEX;
-        if (digits_only(p)) {
-            errno = 0;
-            unsigned long v = strtoul(p, NULL, 10);
-            if (errno || v > INT32_MAX) {
-                ok = 0;
-                break;
-            }
-            out->indices[out->count] = (uint32_t)v;
-        } else {
-            out->name_at[out->count] = (uint16_t)(p - out->text);
-        }
-        out->count++;
-        if (!comma) return 1;
-        out->several = 1;
-        p = comma + 1;
     }
     fprintf(stderr,
             "%s: --anim wants an animation index (0, 1, ...) or name, a list played together "

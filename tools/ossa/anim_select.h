@@ -15,7 +15,7 @@ typedef struct anim_select {
     int all;     /* --anim all */
     int several; /* all or a comma list: the animations play together (arrays in sample --json) */
     uint32_t count;
-    uint32_t indices[ANIM_SELECT_MAX]; /* the listed glTF animation indices (not for all) */
+    uint32_t indices[ANIM_SELECT_MAX]; /* the listed glTF animation indices (names: unused) */
     /* A name instead of an index: where it starts in text (its index is the model's clip of
      * that name), else ANIM_SELECT_INDEX. */
     uint16_t name_at[ANIM_SELECT_MAX];
