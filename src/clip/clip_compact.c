@@ -281,10 +281,10 @@ static ossa_result copy_plain_part(const ossa_clip *plain, ossa_owned *owned, os
     return OSSA_OK;
 }
 
-/* What a new group costs beyond its keys, in uint16: a timeline description, and per frame a key
- * search and a decode and interpolation of at least one block of sixteen tracks. At 96, Fox's
- * Survey split into three timelines and sampled 2.1x slower than plain; at 150 it takes two,
- * 10% more bytes, sampled 1.45 times faster (Intel Xeon, 2026-11-27). */
+/* What a new group costs beyond its keys while grouping, in uint16: a timeline description, and
+ * per frame a key search and a decode and interpolation of at least one block of sixteen
+ * tracks. At 96, Fox's Survey split into three timelines and sampled 2.1x slower than plain; at
+ * 150, into two (Intel Xeon, 2026-11-27). merge_unless_split_pays then weighs the whole split. */
 #define GROUP_COST 150u
 
 /* Reduces each track alone, then adds it to the group where that costs the fewest bytes (the
@@ -483,6 +483,64 @@ static void prefer_uniform(timeline_work *w) {
     }
 }
 
+/* Sampling work of tracks in a group: a key search, then a block per sixteen tracks of a class. */
+static uint64_t group_work(const uint32_t per_class[3]) {
+    return 1 + (per_class[0] + 15) / 16 + (per_class[1] + 15) / 16 + (per_class[2] + 15) / 16;
+}
+
+/* uint16 of a group's rows and key times: three floats for the times of an evenly spaced one
+ * that keeps every key, else one float per key; plus its timeline description. */
+static uint64_t group_bytes(uint64_t kept, uint64_t stride, uint32_t n, int even) {
+    uint64_t times = even && kept == n ? 6 : 2 * kept;
+    return kept * stride + times + sizeof(ossa_compact_timeline) / 2;
+}
+
+/* Puts every track back in one group unless the split makes the timeline's bytes times its
+ * sampling work smaller. Each group costs a key search per frame, and its classes' partly
+ * filled blocks of sixteen tracks. Fox's Survey split in two saved 18% of its bytes and
+ * sampled 10-21% slower: 1.31-1.33 times plain, against 1.06-1.12 in one group (Intel Xeon,
+ * 2026-11-27). Tracks that need few keys next to tracks that need many still get their own
+ * group where that saves enough (check_split in the compact test: half the bytes). */
+static void merge_unless_split_pays(timeline_work *w) {
+    if (w->group_count < 2) return;
+    uint32_t n = w->tl->key_count;
+    int even = n >= 4 && evenly_spaced(w->plain->times + w->tl->time_offset, n);
+    uint64_t split_bytes = 0, split_work = 0;
+    uint32_t all[3] = {0, 0, 0};
+    for (uint32_t g = 0; g < w->group_count; g++) {
+        uint32_t per_class[3] = {0, 0, 0};
+        uint64_t stride = 0;
+        for (uint32_t j = 0; j < w->tracks; j++) {
+            if (w->group_of[j] != g) continue;
+            per_class[plan_class(&w->meta[j])]++;
+            stride += stored_components(&w->meta[j]);
+        }
+        split_bytes += group_bytes(w->group_kept[g], stride, n, even);
+        split_work += group_work(per_class);
+        for (int c = 0; c < 3; c++)
+            all[c] += per_class[c];
+    }
+    uint32_t kept = 0; /* keys of the union of the groups */
+    for (uint32_t k = 0; k < n; k++) {
+        uint8_t any = 0;
+        for (uint32_t g = 0; g < w->group_count; g++)
+            any |= w->group_keep[(size_t)g * n + k];
+        kept += any;
+    }
+    int uniform = even && n * (uint64_t)w->stride + 6 <= kept * ((uint64_t)w->stride + 2);
+    if (uniform) kept = n; /* as prefer_uniform would */
+    if (split_bytes * split_work < group_bytes(kept, w->stride, n, even) * group_work(all)) return;
+    uint8_t *keep = w->group_keep; /* group 0's flags become the union */
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t g = 1; g < w->group_count; g++)
+            keep[k] |= w->group_keep[(size_t)g * n + k];
+    if (uniform) memset(keep, 1, n);
+    for (uint32_t j = 0; j < w->tracks; j++)
+        w->group_of[j] = 0;
+    w->group_kept[0] = kept;
+    w->group_count = 1;
+}
+
 /* Builds the compact clip of `plain` with a per-node allowance (model units) into `owned`,
  * folding tracks into `base` (the clip's base pose, a copy of the plain one). A negative
  * allowance keeps every track plain. */
@@ -527,6 +585,7 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
             break;
         }
         prefer_uniform(w);
+        merge_unless_split_pays(w);
         tracks += w->tracks;
         if (w->tracks > max_tracks) max_tracks = w->tracks;
         for (uint32_t j = 0; j < w->tracks; j++)

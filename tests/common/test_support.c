@@ -161,3 +161,17 @@ void ossa_test_counting_free(void *user, void *ptr) {
     if (ptr) c->live--;
     free(ptr);
 }
+
+void ossa_test_base64(const unsigned char *in, size_t n, char *out) {
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+                     (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = digits[v >> 18 & 63];
+        out[o++] = digits[v >> 12 & 63];
+        out[o++] = i + 1 < n ? digits[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? digits[v & 63] : '=';
+    }
+    out[o] = '\0';
+}

@@ -55,6 +55,9 @@ unsigned char *ossa_test_read_file(const char *path, size_t *size);
  * caller frees them; NULL when unreadable); either pointer may be NULL. */
 int ossa_test_run_cli(const char *args, char **out, char **err);
 
+/* Base64 of n bytes (for data URIs) into out, which holds 4 * ((n + 2) / 3) + 1 chars. */
+void ossa_test_base64(const unsigned char *in, size_t n, char *out);
+
 /* Calls fn(path, user) for every regular file under dir whose name ends with suffix, sorted. */
 void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
                     void *user);

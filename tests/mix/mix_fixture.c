@@ -21,20 +21,6 @@ int mix_model_load(const char *relative, mix_model *m) {
     return 0;
 }
 
-static void base64(const unsigned char *in, size_t n, char *out) {
-    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = digits[v >> 18 & 63];
-        out[o++] = digits[v >> 12 & 63];
-        out[o++] = i + 1 < n ? digits[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? digits[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 int mix_model_synthetic(mix_model *m) {
     memset(m, 0, sizeof *m);
     /* Accessors: 0 times [0 1], 1 time [0.5], 2 rotA, 3 rotAneg, 4 rotB, 5 transA, 6 scaleA,
@@ -54,7 +40,7 @@ int mix_model_synthetic(mix_model *m) {
     static const char *const types[] = {"SCALAR", "SCALAR", "VEC4", "VEC4", "VEC4",
                                         "VEC3",   "VEC3",   "VEC3", "VEC3"};
     char b64[512], views[2048] = "", accessors[2048] = "";
-    base64((const unsigned char *)data, sizeof data, b64);
+    ossa_test_base64((const unsigned char *)data, sizeof data, b64);
     size_t offset = 0;
     for (int a = 0; a < 9; a++) {
         size_t bytes = (size_t)counts[a] * (size_t)comps[a] * 4;
