@@ -465,34 +465,37 @@ static int evenly_spaced(const float *times, uint32_t count) {
     return 1;
 }
 
-/* Gives a group every key of an evenly spaced timeline where that takes no more bytes: its times
- * then shrink to three floats (OSSA_COMPACT_UNIFORM), and sampling needs no key search. Keys
- * added to a group keep it within its tolerance: they are the timeline's own. */
-static void prefer_uniform(timeline_work *w) {
+/* 1 when the timeline's keys are evenly spaced (OSSA_COMPACT_UNIFORM is possible). */
+static int timeline_even(const timeline_work *w) {
     uint32_t n = w->tl->key_count;
-    if (n < 4 || !evenly_spaced(w->plain->times + w->tl->time_offset, n)) return;
-    for (uint32_t g = 0; g < w->group_count; g++) {
-        uint64_t stride = 0;
-        for (uint32_t j = 0; j < w->tracks; j++)
-            if (w->group_of[j] == g) stride += stored_components(&w->meta[j]);
-        /* in uint16: rows, then 2 per kept time or 6 for the three floats of a uniform one */
-        uint64_t kept = w->group_kept[g], uniform = n * stride + 6;
-        if (kept == n || uniform > kept * (stride + 2)) continue;
-        memset(w->group_keep + (size_t)g * n, 1, n);
-        w->group_kept[g] = n;
-    }
+    return n >= 4 && evenly_spaced(w->plain->times + w->tl->time_offset, n);
+}
+
+/* uint16 per key of group g's rows. */
+static uint64_t group_stride(const timeline_work *w, uint32_t g) {
+    uint64_t stride = 0;
+    for (uint32_t j = 0; j < w->tracks; j++)
+        if (w->group_of[j] == g) stride += stored_components(&w->meta[j]);
+    return stride;
+}
+
+/* 1 when every one of an evenly spaced timeline's n keys, with three floats for the times, takes
+ * no more uint16 than `kept` keys with their times (one float each). */
+static int uniform_smaller(uint64_t kept, uint64_t stride, uint32_t n) {
+    return n * stride + 6 <= kept * (stride + 2);
+}
+
+/* uint16 of a group's rows, key times and timeline description, the uniform form where
+ * prefer_uniform will choose it. */
+static uint64_t group_bytes(uint64_t kept, uint64_t stride, uint32_t n, int even) {
+    uint64_t rows_and_times =
+        even && uniform_smaller(kept, stride, n) ? n * stride + 6 : kept * (stride + 2);
+    return rows_and_times + sizeof(ossa_compact_timeline) / 2;
 }
 
 /* Sampling work of tracks in a group: a key search, then a block per sixteen tracks of a class. */
 static uint64_t group_work(const uint32_t per_class[3]) {
     return 1 + (per_class[0] + 15) / 16 + (per_class[1] + 15) / 16 + (per_class[2] + 15) / 16;
-}
-
-/* uint16 of a group's rows and key times: three floats for the times of an evenly spaced one
- * that keeps every key, else one float per key; plus its timeline description. */
-static uint64_t group_bytes(uint64_t kept, uint64_t stride, uint32_t n, int even) {
-    uint64_t times = even && kept == n ? 6 : 2 * kept;
-    return kept * stride + times + sizeof(ossa_compact_timeline) / 2;
 }
 
 /* Puts every track back in one group unless the split makes the timeline's bytes times its
@@ -501,21 +504,16 @@ static uint64_t group_bytes(uint64_t kept, uint64_t stride, uint32_t n, int even
  * sampled 10-21% slower: 1.31-1.33 times plain, against 1.06-1.12 in one group (Intel Xeon,
  * 2026-11-27). Tracks that need few keys next to tracks that need many still get their own
  * group where that saves enough (check_split in the compact test: half the bytes). */
-static void merge_unless_split_pays(timeline_work *w) {
+static void merge_unless_split_pays(timeline_work *w, int even) {
     if (w->group_count < 2) return;
     uint32_t n = w->tl->key_count;
-    int even = n >= 4 && evenly_spaced(w->plain->times + w->tl->time_offset, n);
     uint64_t split_bytes = 0, split_work = 0;
     uint32_t all[3] = {0, 0, 0};
     for (uint32_t g = 0; g < w->group_count; g++) {
         uint32_t per_class[3] = {0, 0, 0};
-        uint64_t stride = 0;
-        for (uint32_t j = 0; j < w->tracks; j++) {
-            if (w->group_of[j] != g) continue;
-            per_class[plan_class(&w->meta[j])]++;
-            stride += stored_components(&w->meta[j]);
-        }
-        split_bytes += group_bytes(w->group_kept[g], stride, n, even);
+        for (uint32_t j = 0; j < w->tracks; j++)
+            if (w->group_of[j] == g) per_class[plan_class(&w->meta[j])]++;
+        split_bytes += group_bytes(w->group_kept[g], group_stride(w, g), n, even);
         split_work += group_work(per_class);
         for (int c = 0; c < 3; c++)
             all[c] += per_class[c];
@@ -527,18 +525,28 @@ static void merge_unless_split_pays(timeline_work *w) {
             any |= w->group_keep[(size_t)g * n + k];
         kept += any;
     }
-    int uniform = even && n * (uint64_t)w->stride + 6 <= kept * ((uint64_t)w->stride + 2);
-    if (uniform) kept = n; /* as prefer_uniform would */
     if (split_bytes * split_work < group_bytes(kept, w->stride, n, even) * group_work(all)) return;
     uint8_t *keep = w->group_keep; /* group 0's flags become the union */
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t g = 1; g < w->group_count; g++)
             keep[k] |= w->group_keep[(size_t)g * n + k];
-    if (uniform) memset(keep, 1, n);
     for (uint32_t j = 0; j < w->tracks; j++)
         w->group_of[j] = 0;
     w->group_kept[0] = kept;
     w->group_count = 1;
+}
+
+/* Gives a group every key of an evenly spaced timeline where that takes no more bytes: its times
+ * then shrink to three floats (OSSA_COMPACT_UNIFORM), and sampling needs no key search. Keys
+ * added to a group keep it within its tolerance: they are the timeline's own. */
+static void prefer_uniform(timeline_work *w, int even) {
+    uint32_t n = w->tl->key_count;
+    for (uint32_t g = 0; even && g < w->group_count; g++) {
+        if (w->group_kept[g] == n || !uniform_smaller(w->group_kept[g], group_stride(w, g), n))
+            continue;
+        memset(w->group_keep + (size_t)g * n, 1, n);
+        w->group_kept[g] = n;
+    }
 }
 
 /* Builds the compact clip of `plain` with a per-node allowance (model units) into `owned`,
@@ -584,8 +592,9 @@ static ossa_result build_clip(compact_state *st, const ossa_clip *plain, float a
             r = OSSA_ERROR_OUT_OF_MEMORY;
             break;
         }
-        prefer_uniform(w);
-        merge_unless_split_pays(w);
+        int even = timeline_even(w);
+        merge_unless_split_pays(w, even);
+        prefer_uniform(w, even);
         tracks += w->tracks;
         if (w->tracks > max_tracks) max_tracks = w->tracks;
         for (uint32_t j = 0; j < w->tracks; j++)
