@@ -10,6 +10,7 @@
 #include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
+#include "ossa/model.h"
 #include "ossa/palette.h"
 #include "ossa/rig.h"
 #include "ossa/skin.h"
@@ -294,6 +295,96 @@ static void run_meshes(const ossa_document *doc, const ossa_rig *rig, frame_buff
     }
 }
 
+/* 1 when every value of a local transform is finite. */
+static int trs_finite(const ossa_trs *t) {
+    const float *v = t->translation;
+    for (size_t i = 0; i < sizeof *t / sizeof(float); i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* The model API with compact clips, built from the same document: it may refuse (consistently),
+ * else each compact clip declares a finite error, samples the same with and without a cursor
+ * and is finite wherever the plain clip is, and a character plays it. */
+static void run_compact_model(const ossa_document *doc, const ossa_rig *rig,
+                              const ossa_clip_set *plain, frame_buffers *b) {
+    long long keys = 0;
+    for (uint32_t c = 0; c < ossa_clip_set_count(plain); c++) {
+        const ossa_clip *clip = ossa_clip_set_clip(plain, c);
+        for (uint32_t l = 0; l < clip->timeline_count; l++)
+            keys += clip->timelines[l].key_count;
+    }
+    long long vertices = 0;
+    for (uint32_t m = 0; m < doc->mesh_count; m++)
+        for (uint32_t p = 0; p < doc->meshes[m].primitive_count; p++)
+            vertices += doc->meshes[m].primitives[p].vertex_count;
+    /* the builder samples and measures each clip at four times per key, a few times over */
+    if (!spend(&b->budget, 32ll * keys * (rig->node_count + rig->weight_total + 1) +
+                               8ll * vertices * rig->node_count))
+        return;
+    ossa_model_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.compact_clips = 1;
+    desc.dual_quaternions = 1;
+    desc.skip_cpu_skinning = 1; /* run_skin prepared every primitive already */
+    ossa_model *model = NULL;
+    ossa_error error;
+    memset(&error, 0, sizeof error);
+    ossa_result r = ossa_model_create(doc, &desc, &model, &error);
+    if (r != OSSA_OK) {
+        check_refusal("ossa_model_create", r, &error, model);
+        return;
+    }
+    const ossa_rig *mrig = ossa_model_rig(model);
+    REQUIRE(mrig->node_count == rig->node_count && mrig->weight_total == rig->weight_total &&
+                ossa_model_clip_count(model) == ossa_clip_set_count(plain),
+            "the model's rig or clips differ from the pipeline's");
+    ossa_character *character = NULL;
+    REQUIRE(ossa_character_create(model, &character, &error) == OSSA_OK, "character: %s",
+            error.message);
+    ossa_trs *plain_local = xcalloc(rig->node_count, sizeof *plain_local);
+    float *plain_weights = xcalloc(rig->weight_total, sizeof *plain_weights);
+    ossa_pose plain_pose = {plain_local, plain_weights};
+    for (uint32_t c = 0; c < ossa_model_clip_count(model); c++) {
+        const ossa_clip *clip = ossa_model_clip(model, c),
+                        *reference = ossa_clip_set_clip(plain, c);
+        REQUIRE(ossa_clip_is_compact(clip), "clip %u of a compact model is not compact", c);
+        float declared = ossa_clip_compact_error(clip);
+        REQUIRE(declared >= 0.0f && isfinite(declared), "clip %u declares error %g", c,
+                (double)declared);
+        uint32_t *keys = xcalloc(ossa_cursor_size(clip), sizeof *keys);
+        ossa_cursor cursor = {keys, ossa_cursor_size(clip)};
+        ossa_cursor_reset(clip, &cursor);
+        float d = clip->duration;
+        const float times[] = {clip->start, clip->start + 0.37f * d, clip->start + 0.5f * d,
+                               clip->end, clip->start + 0.1f * d};
+        for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+            if (!spend(&b->budget, 3ll * (rig->node_count + rig->weight_total + clip->track_count)))
+                break;
+            ossa_clip_sample(mrig, clip, times[i], NULL, &b->pose);
+            ossa_clip_sample(mrig, clip, times[i], &cursor, &b->cursor_pose);
+            REQUIRE(
+                !memcmp(b->pose.local, b->cursor_pose.local, rig->node_count * sizeof(ossa_trs)),
+                "clip %u: compact cursor and stateless sampling differ at %g", c, (double)times[i]);
+            ossa_clip_sample(rig, reference, times[i], NULL, &plain_pose);
+            for (uint32_t g = 0; g < rig->node_count; g++) {
+                const ossa_trs *p = &plain_local[rig->rig_from_gltf[g]];
+                const ossa_trs *q = &b->pose.local[mrig->rig_from_gltf[g]];
+                REQUIRE(!trs_finite(p) || trs_finite(q),
+                        "clip %u at %g: glTF node %u finite in the plain clip, not the compact one",
+                        c, (double)times[i], g);
+            }
+            REQUIRE(ossa_character_update(character, clip, times[i], OSSA_WRAP_LOOP, &error) ==
+                        OSSA_OK,
+                    "character update: %s", error.message);
+        }
+        free(keys);
+    }
+    free(plain_local), free(plain_weights);
+    ossa_character_free(character);
+    ossa_model_free(model);
+}
+
 /* Reads every accessor whole through the public decoder. */
 static void read_accessors(const ossa_document *doc, uint64_t max_elements, long long *budget) {
     for (uint32_t a = 0; a < doc->accessor_count; a++) {
@@ -366,6 +457,7 @@ fuzz_outcome fuzz_pipeline_run_with(const uint8_t *data, size_t size,
         run_clip(rig, ossa_clip_set_clip(clips, c), &b);
         run_meshes(doc, rig, &b);
     }
+    run_compact_model(doc, rig, clips, &b);
     buffers_close(&b);
 done:
     if (r != OSSA_OK && error_text && error_size) ossa_error_format(&error, error_text, error_size);

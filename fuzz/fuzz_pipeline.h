@@ -1,7 +1,8 @@
 /* Everything ossa does with a model, run on bytes from anywhere: load from memory, then for
  * what loads build the rig and clips, sample every clip at several times (with and without a
  * cursor), run every forward kinematics and palette function, prepare and skin every mesh
- * primitive. Shared by the fuzz targets and the regression replay test.
+ * primitive, build a model with compact clips and play them. Shared by the fuzz targets and the
+ * regression replay test.
  *
  * Besides memory safety (left to the sanitizers) it checks the contracts of the API and aborts
  * when one is broken: a refusal comes with a consistent error (code, message, NULL output), a

@@ -96,7 +96,8 @@ float ossa_clip_compact_budget(const ossa_clip *clip);
  * A compact clip's declared error: the largest distance, in model units, that any node or
  * skinned vertex of the model is moved from where the plain clip puts it, measured at every key
  * time of the clip and three times between each pair of consecutive key times. At most the
- * budget unless quantization alone exceeds it. 0 for plain clips, which are exact.
+ * budget unless quantization alone exceeds it. 0 for plain clips, which are exact, and for a
+ * compact clip that keeps every track plain (keys near the float range, which would overflow).
  */
 float ossa_clip_compact_error(const ossa_clip *clip);
 

@@ -65,7 +65,8 @@ typedef struct ossa_model_desc {
     int compact_clips;
     /** Compact clips' error budget: the largest distance any node or skinned vertex may move,
      *  in model units. 0: 1e-4 of the model size (0.1 mm per metre), the model size being the
-     *  diagonal of the bounding box of every node and every vertex (skinned) in the rest pose.
+     *  diagonal of the bounding box of every node and every vertex (skinned) in the rest pose
+     *  (1 for a model without extent).
      *  Negative or not finite: ossa_model_create refuses the desc. */
     float compact_error;
 } ossa_model_desc;

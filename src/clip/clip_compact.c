@@ -717,7 +717,8 @@ static int compare_floats(const void *a, const void *b) {
 /* The largest distance between where the plain and the compact clip put any node (its world
  * origin) or any point within vertex_radius of it (|dt| + |dM|_F r bounds every such point, so
  * every vertex it skins), at every key time of the compacted tracks and three times between
- * consecutive ones. Returns a negative value when out of memory. */
+ * consecutive ones; infinite where either is not finite (keys near the float range overflow a
+ * quantized range or a lerp). Returns a negative value when out of memory. */
 static float measure_error(compact_state *st, const ossa_clip *plain, const ossa_clip *compact) {
     const ossa_rig *rig = st->rig;
     size_t count = 0;
@@ -758,7 +759,7 @@ static float measure_error(compact_state *st, const ossa_clip *plain, const ossa
                             dm2 += d * d;
                     }
                 float e = sqrtf(dt2) + sqrtf(dm2) * st->params->vertex_radius[n];
-                if (e > worst) worst = e;
+                if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
             }
         }
     }
@@ -825,6 +826,7 @@ static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_
             return r != OSSA_OK ? r : OSSA_ERROR_OUT_OF_MEMORY;
         }
         if (error <= budget) break;
+        if (isinf(error)) attempt = 33; /* fewer keys cannot help: every track plain */
         allowance *= 0.75f;
     }
     free(trial_base);

@@ -90,9 +90,12 @@ ossa_result ossa_model_compact_clips(ossa_model *model, const ossa_model_desc *d
         float d[3] = {box[3] - box[0], box[4] - box[1], box[5] - box[2]};
         float size = rig->node_count ? length3(d) : 0.0f;
         model->size = isfinite(size) ? size : 0.0f;
-        float budget = desc->compact_error > 0.0f ? desc->compact_error : 1e-4f * model->size;
-        if (!(budget > 0.0f)) budget = 1e-4f; /* a model without extent: 0.1 mm */
-        ossa_compact_params params = {budget, radius, 0.05f * model->size};
+        /* a model without extent in its rest pose is taken as 1 unit across: budget 0.1 mm,
+         * and its joints keep their orientation within the same lever arm as other models' */
+        float extent = model->size > 0.0f ? model->size : 1.0f;
+        float budget = desc->compact_error > 0.0f ? desc->compact_error : 1e-4f * extent;
+        if (!(budget > 0.0f)) budget = 1e-4f; /* a size so small that 1e-4 of it is 0 */
+        ossa_compact_params params = {budget, radius, 0.05f * extent};
         ossa_clip_set *compact = NULL;
         r = ossa_clip_set_compact(model->clips, &params, &model->allocator, &compact, error);
         if (r == OSSA_OK) {

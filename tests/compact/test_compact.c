@@ -330,6 +330,26 @@ static void check_uniform(void) {
     ossa_model_free(compact);
 }
 
+/* A model of a glTF document given as JSON text (plain, or compact within `budget`); `what`
+ * names it in failures. */
+static ossa_model *model_from_json(const char *json, int compact, float budget, const char *what) {
+    ossa_document *doc = NULL;
+    ossa_model *model = NULL;
+    ossa_error error;
+    if (ossa_document_load_memory(json, strlen(json), NULL, &doc, &error) == OSSA_OK) {
+        ossa_model_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.compact_clips = compact;
+        desc.compact_error = budget;
+        CHECKF(ossa_model_create(doc, &desc, &model, &error) == OSSA_OK, "%s model: %s", what,
+               error.message);
+    } else {
+        CHECKF(0, "%s document loads: %s %s", what, error.path, error.message);
+    }
+    ossa_document_free(doc);
+    return model;
+}
+
 enum { SPLIT_KEYS = 60, SPLIT_BUSY = 16, SPLIT_CALM = 16 };
 
 /* A root with SPLIT_BUSY + SPLIT_CALM children, one clip of SPLIT_KEYS evenly spaced keys
@@ -386,20 +406,7 @@ static ossa_model *split_model(void) {
                               "%s{\"sampler\":%d,\"target\":{\"node\":%d,\"path\":\"rotation\"}}",
                               n ? "," : "", n, n + 1);
     sprintf(json + at, "]}]}");
-    ossa_document *doc = NULL;
-    ossa_model *model = NULL;
-    ossa_error error;
-    if (ossa_document_load_memory(json, strlen(json), NULL, &doc, &error) == OSSA_OK) {
-        ossa_model_desc desc;
-        memset(&desc, 0, sizeof desc);
-        desc.compact_clips = 1;
-        desc.compact_error = 0.001f;
-        CHECKF(ossa_model_create(doc, &desc, &model, &error) == OSSA_OK, "split model: %s",
-               error.message);
-    } else {
-        CHECKF(0, "split document loads: %s %s", error.path, error.message);
-    }
-    ossa_document_free(doc);
+    ossa_model *model = model_from_json(json, 1, 0.001f, "split");
     free(data), free(b64), free(json);
     return model;
 }
@@ -425,6 +432,86 @@ static void check_split(void) {
     check_portable(model, clip);
     check_cursor(model, clip);
     ossa_model_free(model);
+}
+
+/* A model of a root, an animated node 1 and its child 2 (all at the origin at rest, no mesh):
+ * node 1's translation and rotation keys at times 0, 1, 2, as a compact model or a plain one. */
+static ossa_model *two_track_model(const float translation[3][3], const float rotation[3][4],
+                                   int compact) {
+    float data[3 + 9 + 12] = {0.0f, 1.0f, 2.0f};
+    memcpy(data + 3, translation, 9 * sizeof(float));
+    memcpy(data + 12, rotation, 12 * sizeof(float));
+    char b64[4 * ((sizeof data + 2) / 3) + 1], json[4096];
+    ossa_test_base64((const unsigned char *)data, sizeof data, b64);
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},"
+             "{}],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;"
+             "base64,%s\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,"
+             "\"byteOffset\":12,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":48,"
+             "\"byteLength\":48}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+             "\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[2]},{\"bufferView\":1,"
+             "\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},{\"bufferView\":2,"
+             "\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],\"animations\":[{"
+             "\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2}],\"channels\":["
+             "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},{\"sampler\":1,"
+             "\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]}",
+             sizeof data, b64);
+    return model_from_json(json, compact, 0.0f, "two-track");
+}
+
+/* Node 1's local TRS in the model's first clip at time t. */
+static ossa_trs node1_at(const ossa_model *model, float t) {
+    const ossa_rig *rig = ossa_model_rig(model);
+    ossa_trs local[3];
+    float weights[1];
+    ossa_pose pose = {local, weights};
+    ossa_clip_sample(rig, ossa_model_clip(model, 0), t, NULL, &pose);
+    return local[rig->rig_from_gltf[1]];
+}
+
+/* Keys near the float range overflow a quantized range (and a lerp): such a clip stays exact
+ * (plain) rather than sampling NaN with a declared error of 0. */
+static void check_overflow(void) {
+    const float t[3][3] = {{-3e38f, 0, 0}, {3e38f, 1, 0}, {0, 0, 0}};
+    const float r[3][4] = {{0, 0, 0, 1}, {0, 0.6f, 0, 0.8f}, {0, 0, 0, 1}};
+    ossa_model *plain = two_track_model(t, r, 0), *compact = two_track_model(t, r, 1);
+    if (!plain || !compact) {
+        ossa_model_free(plain), ossa_model_free(compact);
+        return;
+    }
+    CHECK(ossa_clip_compact_error(ossa_model_clip(compact, 0)) == 0.0f);
+    for (int k = 0; k < 3; k++) {
+        ossa_trs a = node1_at(plain, (float)k), b = node1_at(compact, (float)k);
+        CHECKF(!memcmp(&a, &b, sizeof a), "key %d: compact (%g %g %g) as plain (%g %g %g)", k,
+               (double)b.translation[0], (double)b.translation[1], (double)b.translation[2],
+               (double)a.translation[0], (double)a.translation[1], (double)a.translation[2]);
+    }
+    ossa_model_free(plain), ossa_model_free(compact);
+}
+
+/* A model with no extent at rest (every node at the origin, no mesh) still keeps its joints'
+ * orientation: node 1 turns half a turn and back, which moves no node, and its compact clip
+ * must turn it too. */
+static void check_no_extent(void) {
+    const float t[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 0}};
+    const float r[3][4] = {{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 0, 0, 1}};
+    ossa_model *plain = two_track_model(t, r, 0), *compact = two_track_model(t, r, 1);
+    if (!plain || !compact) {
+        ossa_model_free(plain), ossa_model_free(compact);
+        return;
+    }
+    const float times[] = {0.5f, 1.0f, 1.25f};
+    for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+        ossa_trs a = node1_at(plain, times[i]), b = node1_at(compact, times[i]);
+        float dot = 0.0f;
+        for (int c = 0; c < 4; c++)
+            dot += a.rotation[c] * b.rotation[c];
+        CHECKF(fabsf(dot) > 0.999f, "t %g: compact rotation (%g %g %g %g), plain (%g %g %g %g)",
+               (double)times[i], (double)b.rotation[0], (double)b.rotation[1],
+               (double)b.rotation[2], (double)b.rotation[3], (double)a.rotation[0],
+               (double)a.rotation[1], (double)a.rotation[2], (double)a.rotation[3]);
+    }
+    ossa_model_free(plain), ossa_model_free(compact);
 }
 
 /* A tighter budget is honoured too (and gives larger clips); bad budgets are refused. */
@@ -514,6 +601,8 @@ int main(void) {
     check_sizes();
     check_uniform();
     check_split();
+    check_overflow();
+    check_no_extent();
     check_budgets();
     check_sample_cli();
     return ossa_test_finish("compact_clips");
