@@ -2,8 +2,9 @@
  * error (2) (a name lists the animations there are), --anim takes names as well as indices,
  * --anim all / a list samples the animations together (the library's
  * ossa_clips_sample, to the bit) with arrays in --json, sample's text prints what its help
- * promises, --allow-unsafe-paths, messages name the path as given once, bench tells two files
- * of the same name apart, and `make demo` builds the command only. */
+ * promises, its --json stays JSON where values overflow, --allow-unsafe-paths, messages name
+ * the path as given once, bench tells two files of the same name apart, and `make demo` builds
+ * the command only. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,39 @@ static void check_sample_text(void) {
           strstr(cli_out, "--anim all") && strstr(cli_out, "are arrays"));
 }
 
+/* Keys near the float range overflow interpolation (as in every implementation of the spec's
+ * lerp): --json writes such values as null, which JSON parsers read, not as "inf" or "nan". */
+static void check_sample_json_not_finite(void) {
+    const float data[3 + 9] = {0, 1, 2, -3e38f, 0, 0, 3e38f, 1, 0, 0, 0, 0};
+    char b64[4 * ((sizeof data + 2) / 3) + 1], json[2048];
+    ossa_test_base64((const unsigned char *)data, sizeof data, b64);
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"buffers\":[{\"byteLength\":%zu,"
+             "\"uri\":\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":"
+             "0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":36}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":"
+             "\"SCALAR\",\"min\":[0],\"max\":[2]},{\"bufferView\":1,\"componentType\":5126,"
+             "\"count\":3,\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+             "\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+             "\"translation\"}}]}]}",
+             sizeof data, b64);
+    const char *path = scratch_path("overflow.gltf");
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs(json, f) >= 0);
+    if (f) fclose(f);
+    CHECK(cli("sample '%s' --time 0 --time 0.5 --json", path) == 0);
+    cJSON *root = cJSON_Parse(cli_out);
+    CHECKF(root != NULL, "the JSON parses: %.200s", cli_out);
+    const cJSON *samples = item(root, "samples");
+    const cJSON *at0 = cJSON_GetArrayItem(item(cJSON_GetArrayItem(samples, 0), "node_world"), 0);
+    const cJSON *at05 = cJSON_GetArrayItem(item(cJSON_GetArrayItem(samples, 1), "node_world"), 0);
+    /* at a key the value is exact; between the keys x overflows, y does not */
+    CHECK(at0 && (float)cJSON_GetArrayItem(at0, 12)->valuedouble == -3e38f);
+    CHECK(at05 && cJSON_IsNull(cJSON_GetArrayItem(at05, 12)) &&
+          cJSON_GetArrayItem(at05, 13)->valuedouble == 0.5);
+    cJSON_Delete(root);
+}
+
 static void check_unsafe_paths(void) {
     const char *model = write_unsafe_model();
     CHECK(model != NULL);
@@ -285,6 +319,7 @@ int main(void) {
     check_exit_codes();
     check_anim_lists();
     check_sample_text();
+    check_sample_json_not_finite();
     check_unsafe_paths();
     check_bench_labels();
     check_make_demo();

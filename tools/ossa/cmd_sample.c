@@ -38,7 +38,9 @@ static void usage(FILE *out) {
             "animation_name, samples: [{time, node_world, morph_weights, joint_matrices,\n"
             "primitives}]} with every vertex of each primitive unless --vertices lists some.\n"
             "With several animations, animation and animation_name are arrays (indices, names\n"
-            "or null) instead of a number and a string; without animations both are null.\n\n"
+            "or null) instead of a number and a string; without animations both are null.\n"
+            "A value that is not finite (keys near the float range overflow interpolation) is\n"
+            "written as null.\n\n"
             "--compact samples the model's clips in their compact form (reduced 16-bit keys\n"
             "within the default world-space budget) and prints each clip's bytes and declared\n"
             "error on stderr.\n"
@@ -152,13 +154,20 @@ static int parse_args(int argc, char **argv, sample_args *a) {
 
 static void print_floats(FILE *out, const float *v, int n) {
     fputc('[', out);
-    for (int i = 0; i < n; i++)
-        fprintf(out, i ? ",%.9g" : "%.9g", (double)v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i) fputc(',', out);
+        sample_json_float(out, v[i]);
+    }
     fputc(']', out);
 }
 
-/* The shortest %g form that reads back as the same double (as the golden files write times). */
+/* The shortest %g form that reads back as the same double (as the golden files write times);
+ * null for NaN and infinity, as sample_json_float. */
 static void print_shortest(FILE *out, double v) {
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
     char text[40];
     for (int digits = 1; digits <= 17; digits++) {
         snprintf(text, sizeof text, "%.*g", digits, v);

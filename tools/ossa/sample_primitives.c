@@ -8,6 +8,7 @@
  */
 #include "sample_primitives.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +42,23 @@ static int moved_or_ancestor(const ossa_document *doc, const uint8_t *moved, int
     return 0;
 }
 
+void sample_json_float(FILE *out, double v) {
+    if (isfinite(v))
+        fprintf(out, "%.9g", v);
+    else
+        fputs("null", out);
+}
+
 static void print_xyz_list(FILE *out, const float *values, const uint32_t *which, uint32_t count) {
     fputc('[', out);
     for (uint32_t i = 0; i < count; i++) {
         const float *v = values + 3 * (size_t)which[i];
-        fprintf(out, "%s[%.9g,%.9g,%.9g]", i ? "," : "", v[0], v[1], v[2]);
+        fputs(i ? ",[" : "[", out);
+        for (int c = 0; c < 3; c++) {
+            if (c) fputc(',', out);
+            sample_json_float(out, v[c]);
+        }
+        fputc(']', out);
     }
     fputc(']', out);
 }

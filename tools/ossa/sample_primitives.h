@@ -31,6 +31,10 @@ typedef struct sample_frame {
     const uint32_t *palette_offset; /* first float of skin s in palettes */
 } sample_frame;
 
+/* A float as a JSON number (nine significant digits, enough to read back the same float), or
+ * null where JSON has none: NaN and infinity, which keys near the float range can give. */
+void sample_json_float(FILE *out, double v);
+
 /* Writes the JSON array of "primitives" for one sample (the value only, e.g. "[...]"), or with
  * `text` a line per listed vertex ("  node N mesh M primitive P vertex V position x y z
  * [normal x y z]"). Returns 0 on success; otherwise fills error and returns non-zero. */
