@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clip/clip_internal.h"
+#include "fuzz_contract.h"
 #include "ossa/sample.h"
 #include "ossa/clip.h"
 #include "ossa/document.h"
@@ -19,16 +20,6 @@
  * small file can describe much work (many clips over many nodes, nodes sharing a big mesh, data-
  * less accessors); past the budget the remaining steps are skipped so every run stays fast. */
 #define WORK_BUDGET (1ll << 24)
-
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_pipeline: contract broken: %s: ", #cond);                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            abort();                                                                               \
-        }                                                                                          \
-    } while (0)
 
 const char *fuzz_outcome_name(fuzz_outcome outcome) {
     switch (outcome) {
@@ -48,15 +39,6 @@ static void *xcalloc(size_t count, size_t size) {
     void *p = calloc(count ? count : 1, size ? size : 1);
     REQUIRE(p != NULL, "harness out of memory (%zu x %zu)", count, size);
     return p;
-}
-
-/* A refusal: the error agrees with the result and says something. */
-static void check_refusal(const char *stage, ossa_result r, const ossa_error *error,
-                          const void *out) {
-    REQUIRE(out == NULL, "%s: failed (%s) but returned an object", stage, ossa_result_name(r));
-    REQUIRE(error->code == r, "%s: returned %d, error says %d", stage, (int)r, (int)error->code);
-    REQUIRE(error->message[0] != '\0', "%s: error %s without a message", stage,
-            ossa_result_name(r));
 }
 
 static void check_rig(const ossa_document *doc, const ossa_rig *rig) {

@@ -55,6 +55,10 @@
 extern "C" {
 #endif
 
+/** The largest layer weight, mask value and rest-pose threshold a mix takes: the blend runs in
+ *  float, where larger factors overflow. */
+#define OSSA_MIX_MAX_WEIGHT 1e6
+
 /** How a layer's clock maps onto its clip's range (the default is loop). */
 typedef enum ossa_mix_wrap {
     OSSA_MIX_LOOP = 0,  /**< start + ((x - start) mod D), floor modulo */
@@ -78,13 +82,13 @@ typedef enum ossa_mix_reference {
 /** One point of a weight curve: the weight at a mix clock time. */
 typedef struct ossa_mix_point {
     double time;   /**< seconds of the mix clock; strictly increasing along a curve */
-    double weight; /**< >= 0 */
+    double weight; /**< >= 0, at most ::OSSA_MIX_MAX_WEIGHT */
 } ossa_mix_point;
 
 /** One entry of a mask: a node and its value (it applies to the node's descendants too). */
 typedef struct ossa_mix_mask_entry {
     uint32_t node; /**< glTF node index */
-    float value;   /**< >= 0 */
+    float value;   /**< >= 0, at most ::OSSA_MIX_MAX_WEIGHT */
 } ossa_mix_mask_entry;
 
 /** A mask: a value per node, inherited down the node hierarchy. */
@@ -135,9 +139,10 @@ typedef struct ossa_mix ossa_mix;
  * Prepares a mix for a rig. The rig and the layers' clips must outlive the mix; the descriptor
  * (weights, masks, names) is copied.
  * @return OSSA_ERROR_ARGUMENT with the path of the offending field (e.g. `layers[1].weights[2]`)
- *         for a missing clip, weight times that do not increase, a negative or non-finite
- *         value, a mask entry out of range or given twice, a sync group with a clip of zero
- *         duration; OSSA_ERROR_OUT_OF_MEMORY.
+ *         for a missing clip, weight times that do not increase, a value that is negative,
+ *         not finite or (weights, mask values, threshold) above ::OSSA_MIX_MAX_WEIGHT, a mask
+ *         entry out of range or given twice, a sync group with a clip of zero duration;
+ *         OSSA_ERROR_OUT_OF_MEMORY.
  */
 ossa_result ossa_mix_create(const ossa_rig *rig, const ossa_mix_desc *desc, ossa_mix **out,
                             ossa_error *error);
@@ -174,8 +179,8 @@ double ossa_mix_sync_integral(const ossa_mix *mix, uint32_t layer, double clock)
 /**
  * Resolves a mask for a rig: `out[j]` (rig order, ossa_rig::node_count floats) is the value of
  * the nearest entry on j's ancestor-or-self chain, else the default.
- * @return OSSA_ERROR_ARGUMENT for an entry out of range or given twice, a negative or non-finite
- *         value (path `entries[k]`).
+ * @return OSSA_ERROR_ARGUMENT for an entry out of range or given twice, a value that is
+ *         negative, not finite or above ::OSSA_MIX_MAX_WEIGHT (path `entries[k]`).
  */
 ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask, float *out,
                                   ossa_error *error);
@@ -204,7 +209,8 @@ typedef struct ossa_mix_play_desc {
      *  normal layer out to 0 over the same time (a cross-fade), and layers that reach 0 are
      *  removed. 0 cuts. */
     double fade;
-    double weight; /**< target weight when has_weight is 1 (else 1), >= 0 */
+    double weight; /**< target weight when has_weight is 1 (else 1), >= 0, at most
+                        ::OSSA_MIX_MAX_WEIGHT */
     int has_weight;
     double speed; /**< clip seconds per player second when has_speed is 1 (else 1) */
     int has_speed;

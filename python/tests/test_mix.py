@@ -152,6 +152,7 @@ BAD_MIXES = [
     ({"layers": [{"animation": "Walk", "weight": [[0, 1], [0, 0]]}]}, "layers[0].weight[1][0]",
      "times must increase strictly (0 after 0)"),
     ({"layers": [{"animation": "Walk", "weight": -1}]}, "layers[0].weight", "must be >= 0"),
+    ({"layers": [{"animation": "Walk", "weight": 1e7}]}, "layers[0].weight", "must be at most 1e6"),
     ({"layers": [{"animation": "Walk", "weight": True}]}, "layers[0].weight",
      "must be a number or a non-empty array of [time, weight]"),
     ({"layers": [{"animation": "Walk", "wrap": "bounce"}]}, "layers[0].wrap",

@@ -25,16 +25,17 @@ static ossa_result out_of_memory(ossa_error *error) {
     return fail(error, OSSA_ERROR_OUT_OF_MEMORY, "", "out of memory");
 }
 
-static int finite_nonnegative(double v) {
-    return isfinite(v) && v >= 0;
+/* A weight, mask value or threshold the float blend can take (mix.h). */
+static int valid_factor(double v) {
+    return isfinite(v) && v >= 0 && v <= OSSA_MIX_MAX_WEIGHT;
 }
 
 ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask, float *out,
                                   ossa_error *error) {
     char path[OSSA_PATH_MAX];
-    if (!finite_nonnegative(mask->default_value))
+    if (!valid_factor(mask->default_value))
         return fail(error, OSSA_ERROR_ARGUMENT, "default_value",
-                    "a mask value must be finite and >= 0");
+                    "a mask value must be finite, >= 0 and at most 1e6");
     if (mask->entry_count && !mask->entries)
         return fail(error, OSSA_ERROR_ARGUMENT, "entries", "entry_count is %u but entries is NULL",
                     mask->entry_count);
@@ -47,8 +48,8 @@ ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask
         const char *problem = NULL;
         if (entry->node >= rig->node_count)
             problem = "names no node of the model";
-        else if (!finite_nonnegative(entry->value))
-            problem = "a mask value must be finite and >= 0";
+        else if (!valid_factor(entry->value))
+            problem = "a mask value must be finite, >= 0 and at most 1e6";
         else if (!isnan(out[rig->rig_from_gltf[entry->node]]))
             problem = "gives a value to a node that already has one";
         if (problem)
@@ -96,8 +97,9 @@ static ossa_result copy_weights(const ossa_mix_layer *in, uint32_t index, mix_la
             return fail(error, OSSA_ERROR_ARGUMENT, path,
                         "times must increase strictly (%g after %g)", point->time,
                         in->weights[p - 1].time);
-        if (!finite_nonnegative(point->weight))
-            return fail(error, OSSA_ERROR_ARGUMENT, path, "a weight must be finite and >= 0");
+        if (!valid_factor(point->weight))
+            return fail(error, OSSA_ERROR_ARGUMENT, path,
+                        "a weight must be finite, >= 0 and at most 1e6");
     }
     ossa_mix_point *points = ossa_owned_alloc(owned, in->weight_count, sizeof *points);
     if (!points) return out_of_memory(error);
@@ -231,8 +233,9 @@ ossa_result ossa_mix_create(const ossa_rig *rig, const ossa_mix_desc *desc, ossa
         return fail(error, OSSA_ERROR_ARGUMENT, "layers", "layer_count is %u but layers is NULL",
                     desc->layer_count);
     float threshold = desc->has_threshold ? desc->threshold : 0.1f;
-    if (!finite_nonnegative(threshold))
-        return fail(error, OSSA_ERROR_ARGUMENT, "threshold", "must be finite and >= 0");
+    if (!valid_factor(threshold))
+        return fail(error, OSSA_ERROR_ARGUMENT, "threshold",
+                    "must be finite, >= 0 and at most 1e6");
     ossa_owned owned;
     ossa_owned_init(&owned, &desc->allocator);
     ossa_mix *mix = owned.allocator.alloc(owned.allocator.user, sizeof *mix);

@@ -121,6 +121,13 @@ static double number(reader *R, const cJSON *item, double min) {
     return item->valuedouble;
 }
 
+/* A weight, mask value or threshold: >= 0 and at most OSSA_MIX_MAX_WEIGHT (mix.h). */
+static double factor(reader *R, const cJSON *item) {
+    double v = number(R, item, 0);
+    if (v > OSSA_MIX_MAX_WEIGHT) fail(R, OSSA_ERROR_INVALID, "must be at most 1e6");
+    return v;
+}
+
 static const char *string(reader *R, const cJSON *item) {
     if (!cJSON_IsString(item) || !item->valuestring)
         fail(R, OSSA_ERROR_INVALID, "must be a string");
@@ -159,7 +166,7 @@ static const ossa_clip *animation(reader *R, const cJSON *item) {
 static void weight(reader *R, const cJSON *item, ossa_mix_layer *layer) {
     if (cJSON_IsNumber(item)) {
         ossa_mix_point *point = alloc(R, 1, sizeof *point);
-        point->weight = number(R, item, 0);
+        point->weight = factor(R, item);
         layer->weights = point;
         layer->weight_count = 1;
         return;
@@ -181,7 +188,7 @@ static void weight(reader *R, const cJSON *item, ossa_mix_layer *layer) {
         }
         path_restore(R, inner);
         path_push(R, "[1]");
-        points[p].weight = number(R, pair->child->next, 0);
+        points[p].weight = factor(R, pair->child->next);
         path_restore(R, mark);
     }
     layer->weights = points;
@@ -195,7 +202,7 @@ static void mask_entry(reader *R, ossa_mix_mask_entry *entries, uint32_t *count,
         if (entries[e].node == node)
             fail(R, OSSA_ERROR_INVALID, "node %u already has a mask value", node);
     entries[*count].node = node;
-    entries[*count].value = (float)number(R, value, 0);
+    entries[*count].value = (float)factor(R, value);
     (*count)++;
 }
 
@@ -228,7 +235,7 @@ static const ossa_mix_mask *mask(reader *R, const cJSON *item) {
     const cJSON *def = cJSON_GetObjectItemCaseSensitive(item, "default");
     if (def) {
         size_t mark = path_key(R, "default");
-        m->default_value = (float)number(R, def, 0);
+        m->default_value = (float)factor(R, def);
         path_restore(R, mark);
     }
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(item, "nodes");
@@ -514,7 +521,7 @@ static void parse_root(reader *R, const cJSON *root) {
     const cJSON *threshold = cJSON_GetObjectItemCaseSensitive(root, "threshold");
     if (threshold) {
         size_t mark = path_key(R, "threshold");
-        desc->threshold = (float)number(R, threshold, 0);
+        desc->threshold = (float)factor(R, threshold);
         desc->has_threshold = 1;
         path_restore(R, mark);
     }

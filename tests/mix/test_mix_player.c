@@ -219,6 +219,8 @@ static void test_stop_and_refusals(const mix_model *m) {
     CHECK(ossa_mix_player_layer_count(rp.player) == 0);
     ossa_mix_play_desc bad = {.weight = -1, .has_weight = 1};
     CHECK(ossa_mix_player_play(rp.player, walk, &bad, NULL) == OSSA_ERROR_ARGUMENT);
+    bad.weight = 2 * OSSA_MIX_MAX_WEIGHT;
+    CHECK(ossa_mix_player_play(rp.player, walk, &bad, NULL) == OSSA_ERROR_ARGUMENT);
     bad = (ossa_mix_play_desc){.fade = NAN};
     CHECK(ossa_mix_player_play(rp.player, walk, &bad, NULL) == OSSA_ERROR_ARGUMENT);
 

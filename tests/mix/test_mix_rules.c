@@ -572,7 +572,8 @@ static void test_refusals(void) {
         return;
     }
     const ossa_clip *a = mix_model_clip(&m, "A");
-    ossa_mix_point bad_order[] = {{0, 1}, {0, 0}}, negative[] = {{0, 1}, {1, -0.5}};
+    ossa_mix_point bad_order[] = {{0, 1}, {0, 0}}, negative[] = {{0, 1}, {1, -0.5}},
+                   huge[] = {{0, 1}, {1, 7.7e94}};
     ossa_mix_mask_entry out_of_range = {4, 1}, twice[] = {{2, 1}, {2, 0.5}}, neg = {1, -1};
     ossa_mix_mask m1 = {.entry_count = 1, .entries = &out_of_range};
     ossa_mix_mask m2 = {.entry_count = 2, .entries = twice};
@@ -586,6 +587,8 @@ static void test_refusals(void) {
     expect_refused(m.rig, &desc, "layers[1].weights[1]");
     layers[1].weights = negative;
     expect_refused(m.rig, &desc, "layers[1].weights[1]");
+    layers[1].weights = huge; /* finite, but the float blend would overflow to NaN */
+    expect_refused(m.rig, &desc, "layers[1].weights[1]");
     layers[1].weight_count = 0;
     layers[0].mask = &m1;
     expect_refused(m.rig, &desc, "layers[0].mask.entries[0]");
@@ -598,6 +601,8 @@ static void test_refusals(void) {
     expect_refused(m.rig, &desc, "layers[0]");
     layers[0].has_speed = 0;
     desc.threshold = -1, desc.has_threshold = 1;
+    expect_refused(m.rig, &desc, "threshold");
+    desc.threshold = 2e6f;
     expect_refused(m.rig, &desc, "threshold");
     desc.has_threshold = 0;
     ossa_mix *mix;
