@@ -175,3 +175,25 @@ void ossa_test_base64(const unsigned char *in, size_t n, char *out) {
     }
     out[o] = '\0';
 }
+
+char *ossa_test_two_track_gltf(const float t[3][3], const float r[3][4], char *out, size_t cap) {
+    float data[3 + 9 + 12] = {0.0f, 1.0f, 2.0f};
+    memcpy(data + 3, t, 9 * sizeof(float));
+    memcpy(data + 12, r, 12 * sizeof(float));
+    char b64[4 * ((sizeof data + 2) / 3) + 1];
+    ossa_test_base64((const unsigned char *)data, sizeof data, b64);
+    snprintf(out, cap,
+             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},"
+             "{}],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;"
+             "base64,%s\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,"
+             "\"byteOffset\":12,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":48,"
+             "\"byteLength\":48}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+             "\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[2]},{\"bufferView\":1,"
+             "\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},{\"bufferView\":2,"
+             "\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],\"animations\":[{"
+             "\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2}],\"channels\":["
+             "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},{\"sampler\":1,"
+             "\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]}",
+             sizeof data, b64);
+    return out;
+}

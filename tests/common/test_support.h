@@ -58,6 +58,12 @@ int ossa_test_run_cli(const char *args, char **out, char **err);
 /* Base64 of n bytes (for data URIs) into out, which holds 4 * ((n + 2) / 3) + 1 chars. */
 void ossa_test_base64(const unsigned char *in, size_t n, char *out);
 
+/* A glTF document (JSON text, buffers as a data URI) of a root, its child node 1 and node 1's
+ * child node 2, all at the origin at rest, no mesh, and one animation of node 1: LINEAR
+ * translation keys t and rotation keys r at times 0, 1, 2. Writes at most cap chars into out
+ * (2048 are enough) and returns out. */
+char *ossa_test_two_track_gltf(const float t[3][3], const float r[3][4], char *out, size_t cap);
+
 /* Calls fn(path, user) for every regular file under dir whose name ends with suffix, sorted. */
 void ossa_test_walk(const char *dir, const char *suffix, void (*fn)(const char *path, void *user),
                     void *user);

@@ -434,28 +434,11 @@ static void check_split(void) {
     ossa_model_free(model);
 }
 
-/* A model of a root, an animated node 1 and its child 2 (all at the origin at rest, no mesh):
- * node 1's translation and rotation keys at times 0, 1, 2, as a compact model or a plain one. */
+/* ossa_test_two_track_gltf as a compact model or a plain one. */
 static ossa_model *two_track_model(const float translation[3][3], const float rotation[3][4],
                                    int compact) {
-    float data[3 + 9 + 12] = {0.0f, 1.0f, 2.0f};
-    memcpy(data + 3, translation, 9 * sizeof(float));
-    memcpy(data + 12, rotation, 12 * sizeof(float));
-    char b64[4 * ((sizeof data + 2) / 3) + 1], json[4096];
-    ossa_test_base64((const unsigned char *)data, sizeof data, b64);
-    snprintf(json, sizeof json,
-             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},"
-             "{}],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;"
-             "base64,%s\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,"
-             "\"byteOffset\":12,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":48,"
-             "\"byteLength\":48}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
-             "\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[2]},{\"bufferView\":1,"
-             "\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},{\"bufferView\":2,"
-             "\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],\"animations\":[{"
-             "\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2}],\"channels\":["
-             "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},{\"sampler\":1,"
-             "\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]}",
-             sizeof data, b64);
+    char json[2048];
+    ossa_test_two_track_gltf(translation, rotation, json, sizeof json);
     return model_from_json(json, compact, 0.0f, "two-track");
 }
 
