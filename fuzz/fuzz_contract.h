@@ -3,6 +3,7 @@
 #ifndef OSSA_FUZZ_CONTRACT_H
 #define OSSA_FUZZ_CONTRACT_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +18,13 @@
             abort();                                                                               \
         }                                                                                          \
     } while (0)
+
+/* 1 when the n floats at v are all finite. */
+static inline int all_finite(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
 
 /* A refusal: no object, and an error that agrees with the result and says something. */
 static inline void check_refusal(const char *stage, ossa_result r, const ossa_error *error,

@@ -31,12 +31,6 @@ static void open_fox(void) {
             error.message);
 }
 
-static int finite_floats(const float *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i])) return 0;
-    return 1;
-}
-
 /* The file's IK entries on the character's current pose, each job after the last one's
  * forward kinematics; a job may refuse (a chain that is not one), never give non-finite
  * matrices. A ground entry aims at the end joint's own position (its plane is the CLI's). */
@@ -61,7 +55,7 @@ static void run_ik(const ossa_mix_file *file, const ossa_rig *rig) {
             continue;
         }
         ossa_character_finish(character);
-        REQUIRE(finite_floats(ossa_character_world(character), 12 * (size_t)rig->node_count),
+        REQUIRE(all_finite(ossa_character_world(character), 12 * (size_t)rig->node_count),
                 "ik entry %u gives world matrices that are not finite", k);
     }
 }
@@ -92,9 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
         ossa_pose *pose = ossa_character_pose(character);
         ossa_mix_sample(mix, clocks[i], scratch, pose);
-        REQUIRE(finite_floats(pose->local[0].translation,
-                              sizeof(ossa_trs) / sizeof(float) * rig->node_count) &&
-                    finite_floats(pose->weights, rig->weight_total),
+        REQUIRE(all_finite(pose->local[0].translation,
+                           sizeof(ossa_trs) / sizeof(float) * rig->node_count) &&
+                    all_finite(pose->weights, rig->weight_total),
                 "the mix at clock %g is not finite", clocks[i]);
         if (root && fabs(clocks[i]) < 10.0) { /* its cost grows with the clock */
             ossa_motion motion;

@@ -279,10 +279,7 @@ static void run_meshes(const ossa_document *doc, const ossa_rig *rig, frame_buff
 
 /* 1 when every value of a local transform is finite. */
 static int trs_finite(const ossa_trs *t) {
-    const float *v = t->translation;
-    for (size_t i = 0; i < sizeof *t / sizeof(float); i++)
-        if (!isfinite(v[i])) return 0;
-    return 1;
+    return all_finite(t->translation, sizeof *t / sizeof(float));
 }
 
 /* The model API with compact clips, built from the same document: it may refuse (consistently),

@@ -826,7 +826,8 @@ static ossa_result compact_clip(compact_state *st, const ossa_clip *plain, ossa_
             return r != OSSA_OK ? r : OSSA_ERROR_OUT_OF_MEMORY;
         }
         if (error <= budget) break;
-        if (isinf(error)) attempt = 33; /* fewer keys cannot help: every track plain */
+        /* an overflow is no matter of keys: go on with attempt 34, every track plain */
+        if (isinf(error)) attempt = 33;
         allowance *= 0.75f;
     }
     free(trial_base);

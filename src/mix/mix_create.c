@@ -25,15 +25,10 @@ static ossa_result out_of_memory(ossa_error *error) {
     return fail(error, OSSA_ERROR_OUT_OF_MEMORY, "", "out of memory");
 }
 
-/* A weight, mask value or threshold the float blend can take (mix.h). */
-static int valid_factor(double v) {
-    return isfinite(v) && v >= 0 && v <= OSSA_MIX_MAX_WEIGHT;
-}
-
 ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask, float *out,
                                   ossa_error *error) {
     char path[OSSA_PATH_MAX];
-    if (!valid_factor(mask->default_value))
+    if (!ossa_mix_valid_factor(mask->default_value))
         return fail(error, OSSA_ERROR_ARGUMENT, "default_value",
                     "a mask value must be finite, >= 0 and at most 1e6");
     if (mask->entry_count && !mask->entries)
@@ -48,7 +43,7 @@ ossa_result ossa_mix_mask_resolve(const ossa_rig *rig, const ossa_mix_mask *mask
         const char *problem = NULL;
         if (entry->node >= rig->node_count)
             problem = "names no node of the model";
-        else if (!valid_factor(entry->value))
+        else if (!ossa_mix_valid_factor(entry->value))
             problem = "a mask value must be finite, >= 0 and at most 1e6";
         else if (!isnan(out[rig->rig_from_gltf[entry->node]]))
             problem = "gives a value to a node that already has one";
@@ -97,7 +92,7 @@ static ossa_result copy_weights(const ossa_mix_layer *in, uint32_t index, mix_la
             return fail(error, OSSA_ERROR_ARGUMENT, path,
                         "times must increase strictly (%g after %g)", point->time,
                         in->weights[p - 1].time);
-        if (!valid_factor(point->weight))
+        if (!ossa_mix_valid_factor(point->weight))
             return fail(error, OSSA_ERROR_ARGUMENT, path,
                         "a weight must be finite, >= 0 and at most 1e6");
     }
@@ -233,7 +228,7 @@ ossa_result ossa_mix_create(const ossa_rig *rig, const ossa_mix_desc *desc, ossa
         return fail(error, OSSA_ERROR_ARGUMENT, "layers", "layer_count is %u but layers is NULL",
                     desc->layer_count);
     float threshold = desc->has_threshold ? desc->threshold : 0.1f;
-    if (!valid_factor(threshold))
+    if (!ossa_mix_valid_factor(threshold))
         return fail(error, OSSA_ERROR_ARGUMENT, "threshold",
                     "must be finite, >= 0 and at most 1e6");
     ossa_owned owned;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix/mix_internal.h"
 #include "ossa/mix.h"
 #include "ossa/motion.h"
 #include "rig/owned.h"
@@ -121,10 +122,10 @@ static double number(reader *R, const cJSON *item, double min) {
     return item->valuedouble;
 }
 
-/* A weight, mask value or threshold: >= 0 and at most OSSA_MIX_MAX_WEIGHT (mix.h). */
+/* A weight, mask value or threshold (ossa_mix_valid_factor), refused at its own path. */
 static double factor(reader *R, const cJSON *item) {
     double v = number(R, item, 0);
-    if (v > OSSA_MIX_MAX_WEIGHT) fail(R, OSSA_ERROR_INVALID, "must be at most 1e6");
+    if (!ossa_mix_valid_factor(v)) fail(R, OSSA_ERROR_INVALID, "must be at most 1e6");
     return v;
 }
 

@@ -3,6 +3,8 @@
 #ifndef OSSA_MIX_INTERNAL_H
 #define OSSA_MIX_INTERNAL_H
 
+#include <math.h>
+
 #include "ossa/mix.h"
 #include "rig/owned.h"
 
@@ -72,6 +74,12 @@ void ossa_mix_blend_finish(const ossa_rig *rig, float threshold, const float *su
 void ossa_mix_blend_additive(const ossa_rig *rig, const ossa_pose *layer,
                              const ossa_pose *reference, double weight, const float *mask,
                              ossa_pose *out);
+
+/* 1 for a weight, mask value or threshold the float blend can take: finite, >= 0 and at most
+ * OSSA_MIX_MAX_WEIGHT (mix.h). */
+static inline int ossa_mix_valid_factor(double v) {
+    return isfinite(v) && v >= 0 && v <= OSSA_MIX_MAX_WEIGHT;
+}
 
 /* acc += e * x over the morph weights of one node (blend rules). */
 static inline void ossa_mix_add_weights(const ossa_rig *rig, uint32_t node, float *acc,

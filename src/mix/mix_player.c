@@ -123,7 +123,7 @@ ossa_result ossa_mix_player_init(const ossa_model *model, const ossa_mix_player_
         return fail(error, "a player needs %zu bytes of 16-byte aligned memory (given %zu at %p)",
                     need, size, memory);
     float threshold = desc && desc->has_threshold ? desc->threshold : 0.1f;
-    if (!isfinite(threshold) || threshold < 0 || threshold > OSSA_MIX_MAX_WEIGHT)
+    if (!ossa_mix_valid_factor(threshold))
         return fail(error, "threshold must be >= 0 and at most 1e6");
     memset(memory, 0, need);
     ossa_mix_player *p = memory;
@@ -189,9 +189,8 @@ ossa_result ossa_mix_player_play(ossa_mix_player *p, const ossa_clip *clip,
     if (!clip || ossa_clip_rig(clip) != p->rig)
         return fail(error, "the clip is not a clip of the player's model");
     double weight = desc->has_weight ? desc->weight : 1, speed = desc->has_speed ? desc->speed : 1;
-    if (!isfinite(desc->fade) || desc->fade < 0 || !isfinite(weight) || weight < 0 ||
-        weight > OSSA_MIX_MAX_WEIGHT || !isfinite(speed) || !isfinite(desc->time) ||
-        !isfinite(desc->reference_time))
+    if (!isfinite(desc->fade) || desc->fade < 0 || !ossa_mix_valid_factor(weight) ||
+        !isfinite(speed) || !isfinite(desc->time) || !isfinite(desc->reference_time))
         return fail(error, "fade and weight must be finite and >= 0 (weight at most 1e6), speed "
                            "and times finite");
     if ((unsigned)desc->wrap > OSSA_MIX_PING_PONG || (unsigned)desc->mode > OSSA_MIX_ADDITIVE ||
