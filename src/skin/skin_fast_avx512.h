@@ -71,7 +71,7 @@ SKIN_INLINE void lbs_matrix(const lookup_state *st, __mmask16 upper, const vi *i
     }
 }
 
-/* DQS: blended dual quaternions and scales (blend_matrix's DQS branch before dq_to_matrix_v). */
+/* DQS: blended dual quaternions and scales (blend_dq). */
 SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *idx, const vf *w,
                            const unsigned count, const int t16, vf *acc) {
     fast_table t[9];
@@ -112,6 +112,26 @@ SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *id
  * does so (nrm: the normals it writes, NULL for none). */
 SKIN_INLINE int dqs_unit_rotation(const skin_ctx *ctx, const float *nrm) {
     return ctx->dqs && nrm && ctx->mesh->unit_normals;
+}
+
+/* Stores a block's positions (and normals, when nrm is not NULL) from its blended dual
+ * quaternions (dq_apply_v). d: the block's float rows. */
+SKIN_INLINE void dq_direct_block(const skin_ctx *ctx, const vf *acc, const float *d, float *pos,
+                                 float *nrm) {
+    vf p[3] = {V_LOAD(d), V_LOAD(d + SKIN_BLOCK), V_LOAD(d + 2 * SKIN_BLOCK)}, op[3], on[3];
+    if (!nrm) {
+        dq_apply_v(acc, p, NULL, 0, 0, op, on);
+        store_xyz(pos, op, ctx->nontemporal);
+        return;
+    }
+    const float *n = d + 3 * SKIN_BLOCK;
+    vf nv[3] = {V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK)};
+    if (ctx->mesh->unit_normals)
+        dq_apply_v(acc, p, nv, 1, 1, op, on);
+    else
+        dq_apply_v(acc, p, nv, 1, 0, op, on);
+    store_xyz(pos, op, ctx->nontemporal);
+    store_xyz(nrm, on, ctx->nontemporal);
 }
 
 /* 1 when a whole block's DQS matrix comes from st->dq_window (dq_window_rows must have run for
@@ -223,8 +243,7 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
     const ossa_skin_mesh *mesh = ctx->mesh;
     const skin_block *b = &mesh->blocks[bi];
     const float *d = mesh->data + b->data;
-    size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
-    const float *weights = d + rows * SKIN_BLOCK;
+    const float *weights = block_weights(mesh, b);
     const uint8_t *joints = mesh->rel_joints + b->joints;
     vi idx[FAST_MAX_INFLUENCES];
     vf w[FAST_MAX_INFLUENCES];
@@ -247,6 +266,11 @@ SKIN_INLINE void fast_block(const skin_ctx *ctx, const lookup_state *st, size_t 
             dqs_blend_uniform(entries, w, count, acc);
         else
             dqs_blend(st, b->upper, idx, w, count, t16, acc);
+        if (count > 1 && dq_direct(mesh)) { /* applied directly, as compute_block does */
+            dq_direct_block(ctx, acc, d, pos + bi * SKIN_BLOCK * 3,
+                            nrm ? nrm + bi * SKIN_BLOCK * 3 : NULL);
+            return;
+        }
         if (rotation) scale = acc[8];
         dq_rows_v(acc, rotation ? V_SET1(1.0f) : acc[8], m);
     } else if (uniform) {

@@ -59,39 +59,68 @@ SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
     dq_rows_v(q, q[8], m);
 }
 
-/* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a
- * constant, so each lookup kind gets its own copy of the loops. */
-SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_block *b,
-                              unsigned l, vf *m, const int narrow) {
+/* v x a for v = (x, y, z), plus `add` (added first: the products fuse onto it). */
+SKIN_INLINE void cross_add_v(vf x, vf y, vf z, const vf *a, const vf *add, vf *o) {
+    o[0] = V_FNMA(z, a[1], V_FMA(y, a[2], add[0]));
+    o[1] = V_FNMA(x, a[2], V_FMA(z, a[0], add[1]));
+    o[2] = V_FNMA(y, a[0], V_FMA(x, a[1], add[2]));
+}
+
+/*
+ * The blended dual quaternion and scale (9 vectors) applied to a position, and to a normal when
+ * `normals`, without building a matrix: about 36 operations for the position and 18 for the
+ * normal, against dq_rows_v's 46 and a matrix product's 9 or 12 each. With v the real part's
+ * vector, w its scalar and k = 2 / |r|^2 as in dq_rows_v, the unit rotation takes a to
+ * a + k (w c + v x c) with c = v x a; so s R p + t = s p + k s (w c + v x c) + k (w d - d_w v +
+ * v x d) for the position, which is s p + k (w g + v x g - d_w v) with g = s c + d. The normal
+ * is turned and not scaled, as a DQS vertex's matrix s R turns it; renormalised unless the
+ * mesh's normals are all unit (`unit`), since R keeps their length to rounding.
+ */
+SKIN_INLINE void dq_apply_v(const vf *q, const vf *p, const vf *n, const int normals,
+                            const int unit, vf *op, vf *on) {
+    vf x = q[0], y = q[1], z = q[2], w = q[3], dw = q[7], s = q[8];
+    vf r = V_RCP(V_FMA(x, x, V_FMA(y, y, V_FMA(z, z, V_MUL(w, w)))));
+    vf k = V_ADD(r, r), zero[3] = {V_SET1(0.0f), V_SET1(0.0f), V_SET1(0.0f)};
+    vf c[3], g[3], h[3];
+    cross_add_v(x, y, z, p, zero, c);
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++) {
+        g[i] = V_FMA(s, c[i], q[4 + i]);
+        h[i] = V_FNMA(dw, q[i], V_MUL(w, g[i]));
+    }
+    cross_add_v(x, y, z, g, h, h);
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++)
+        op[i] = V_FMA(k, h[i], V_MUL(s, p[i]));
+    if (!normals) return;
+    cross_add_v(x, y, z, n, zero, c);
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++)
+        h[i] = V_MUL(w, c[i]);
+    cross_add_v(x, y, z, c, h, h);
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++)
+        on[i] = V_FMA(k, h[i], n[i]);
+    if (unit) return;
+    vf inv = V_INVSQRT(V_FMA(on[0], on[0], V_FMA(on[1], on[1], V_MUL(on[2], on[2]))));
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++)
+        on[i] = V_MUL(on[i], inv);
+}
+
+/* The weight rows of a block of several influences, after its attribute rows. */
+SKIN_INLINE const float *block_weights(const ossa_skin_mesh *mesh, const skin_block *b) {
+    size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
+    return mesh->data + b->data + rows * SKIN_BLOCK;
+}
+
+/* The blended dual quaternion and scale (9 vectors) of lanes [l, l + W) of a skinned block;
+ * `narrow` as in blend_matrix. */
+SKIN_INLINE void blend_dq(const skin_ctx *ctx, lookup_state *st, const skin_block *b, unsigned l,
+                          vf *acc, const int narrow) {
     (void)narrow; /* only some backends' lookups depend on it */
-    const float *weights = NULL;
-    if (b->count > 1) {
-        const ossa_skin_mesh *mesh = ctx->mesh;
-        size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
-        weights = mesh->data + b->data + rows * SKIN_BLOCK;
-    }
     vi idx = V_JOINTS(st, b, 0, l, narrow);
-    if (!ctx->dqs) {
-        if (b->count == 1) {
-            SKIN_UNROLL
-            for (int e = 0; e < 12; e++)
-                m[e] = V_LOOKUP(st, idx, e, narrow);
-            return;
-        }
-        vf w = V_LOAD(weights + l);
-        SKIN_UNROLL
-        for (int e = 0; e < 12; e++)
-            m[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
-        for (unsigned k = 1; k < b->count; k++) {
-            idx = V_JOINTS(st, b, k, l, narrow);
-            w = V_LOAD(weights + k * SKIN_BLOCK + l);
-            SKIN_UNROLL
-            for (int e = 0; e < 12; e++)
-                m[e] = V_FMA(V_LOOKUP(st, idx, e, narrow), w, m[e]);
-        }
-        return;
-    }
-    vf acc[9], first[4];
+    vf first[4];
     SKIN_UNROLL
     for (int e = 0; e < 4; e++)
         first[e] = V_LOOKUP(st, idx, e, narrow);
@@ -102,31 +131,63 @@ SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_
         SKIN_UNROLL
         for (int e = 4; e < 9; e++)
             acc[e] = V_LOOKUP(st, idx, e, narrow);
-    } else {
-        vf w = V_LOAD(weights + l);
-        SKIN_UNROLL
-        for (int e = 0; e < 4; e++)
-            acc[e] = V_MUL(first[e], w);
-        SKIN_UNROLL
-        for (int e = 4; e < 9; e++)
-            acc[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
-        for (unsigned k = 1; k < b->count; k++) {
-            idx = V_JOINTS(st, b, k, l, narrow);
-            w = V_LOAD(weights + k * SKIN_BLOCK + l);
-            vf q[9];
-            SKIN_UNROLL
-            for (int e = 0; e < 9; e++)
-                q[e] = V_LOOKUP(st, idx, e, narrow);
-            vf dot = V_FMA(q[0], first[0],
-                           V_FMA(q[1], first[1], V_FMA(q[2], first[2], V_MUL(q[3], first[3]))));
-            vf sw = V_FLIPSIGN(w, dot); /* antipodality: blend in the first one's hemisphere */
-            SKIN_UNROLL
-            for (int e = 0; e < 8; e++)
-                acc[e] = V_FMA(q[e], sw, acc[e]);
-            acc[8] = V_FMA(q[8], w, acc[8]);
-        }
+        return;
     }
-    dq_to_matrix_v(acc, m);
+    const float *weights = block_weights(ctx->mesh, b);
+    vf w = V_LOAD(weights + l);
+    SKIN_UNROLL
+    for (int e = 0; e < 4; e++)
+        acc[e] = V_MUL(first[e], w);
+    SKIN_UNROLL
+    for (int e = 4; e < 9; e++)
+        acc[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
+    for (unsigned k = 1; k < b->count; k++) {
+        idx = V_JOINTS(st, b, k, l, narrow);
+        w = V_LOAD(weights + k * SKIN_BLOCK + l);
+        vf q[9];
+        SKIN_UNROLL
+        for (int e = 0; e < 9; e++)
+            q[e] = V_LOOKUP(st, idx, e, narrow);
+        vf dot = V_FMA(q[0], first[0],
+                       V_FMA(q[1], first[1], V_FMA(q[2], first[2], V_MUL(q[3], first[3]))));
+        vf sw = V_FLIPSIGN(w, dot); /* antipodality: blend in the first one's hemisphere */
+        SKIN_UNROLL
+        for (int e = 0; e < 8; e++)
+            acc[e] = V_FMA(q[e], sw, acc[e]);
+        acc[8] = V_FMA(q[8], w, acc[8]);
+    }
+}
+
+/* The blended joint matrix of lanes [l, l + W) of a skinned block. `narrow` is b->narrow as a
+ * constant, so each lookup kind gets its own copy of the loops. */
+SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_block *b,
+                              unsigned l, vf *m, const int narrow) {
+    (void)narrow; /* only some backends' lookups depend on it */
+    if (ctx->dqs) {
+        vf acc[9];
+        blend_dq(ctx, st, b, l, acc, narrow);
+        dq_to_matrix_v(acc, m);
+        return;
+    }
+    vi idx = V_JOINTS(st, b, 0, l, narrow);
+    if (b->count == 1) {
+        SKIN_UNROLL
+        for (int e = 0; e < 12; e++)
+            m[e] = V_LOOKUP(st, idx, e, narrow);
+        return;
+    }
+    const float *weights = block_weights(ctx->mesh, b);
+    vf w = V_LOAD(weights + l);
+    SKIN_UNROLL
+    for (int e = 0; e < 12; e++)
+        m[e] = V_MUL(V_LOOKUP(st, idx, e, narrow), w);
+    for (unsigned k = 1; k < b->count; k++) {
+        idx = V_JOINTS(st, b, k, l, narrow);
+        w = V_LOAD(weights + k * SKIN_BLOCK + l);
+        SKIN_UNROLL
+        for (int e = 0; e < 12; e++)
+            m[e] = V_FMA(V_LOOKUP(st, idx, e, narrow), w, m[e]);
+    }
 }
 
 /* Transforms a direction by the 3x3 part of m and renormalises it. */
@@ -138,6 +199,13 @@ SKIN_INLINE void direction(const vf *m, vf x, vf y, vf z, vf *o) {
     o[0] = V_MUL(rx, inv);
     o[1] = V_MUL(ry, inv);
     o[2] = V_MUL(rz, inv);
+}
+
+/* 1 when DQS blocks of several influences of a mesh take dq_apply_v: meshes without tangents.
+ * A property of the mesh, not of the outputs asked for, so that positions and normals come out
+ * the same bits whatever else a call writes. */
+SKIN_INLINE int dq_direct(const ossa_skin_mesh *mesh) {
+    return !mesh->has_tangents;
 }
 
 /* Morphs and skins one block: stores lanes [lo, hi) itself through store_fast and returns 1,
@@ -152,6 +220,14 @@ static inline int compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi
     const float *tan = nrm + 3 * (size_t)mesh->has_normals * SKIN_BLOCK;
     uint32_t targets = mesh->morph ? ctx->morph_weight_count : 0;
     if (targets > mesh->target_count) targets = mesh->target_count;
+    /* DQS vertices of several influences take dq_apply_v where dq_direct allows (those of one
+     * keep their joint's matrix, which the AVX-512 path converts once a window) */
+    int direct = ctx->dqs && ctx->table && b->count > 1 && dq_direct(mesh);
+    /* unit normals stay unit under a rotation, unless a morph target moved them */
+    int unit_normals = mesh->unit_normals;
+    for (uint32_t ti = 0; ti < targets && mesh->morph_normals; ti++)
+        if (ctx->morph_weights[ti] != 0.0f) unit_normals = 0;
+    int tangents = mesh->has_tangents && out->tangents; /* read by skin_store_block_generic */
     for (unsigned l = 0; l < SKIN_BLOCK; l += W) {
         vf p[3], n[3], t[3];
         SKIN_UNROLL
@@ -184,37 +260,47 @@ static inline int compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi
                     t[c] = V_FMA(w, V_LOAD(row + c * SKIN_BLOCK), t[c]);
             }
         }
-        vf m[12];
-        if (b->count == 0 || !ctx->table) {
-            SKIN_UNROLL
-            for (int e = 0; e < 12; e++)
-                m[e] = V_SET1(ctx->transform[e]);
-        } else if (b->narrow) {
-            blend_matrix(ctx, st, b, l, m, 1);
+        vf op[3], on[3] = {V_SET1(0.0f), V_SET1(0.0f), V_SET1(0.0f)}, ot[3] = {on[0], on[1], on[2]};
+        if (direct) {
+            vf acc[9];
+            if (b->narrow)
+                blend_dq(ctx, st, b, l, acc, 1);
+            else
+                blend_dq(ctx, st, b, l, acc, 0);
+            if (unit_normals)
+                dq_apply_v(acc, p, n, 1, 1, op, on);
+            else if (mesh->has_normals)
+                dq_apply_v(acc, p, n, 1, 0, op, on);
+            else
+                dq_apply_v(acc, p, n, 0, 0, op, on);
         } else {
-            blend_matrix(ctx, st, b, l, m, 0);
+            vf m[12];
+            if (b->count == 0 || !ctx->table) {
+                SKIN_UNROLL
+                for (int e = 0; e < 12; e++)
+                    m[e] = V_SET1(ctx->transform[e]);
+            } else if (b->narrow) {
+                blend_matrix(ctx, st, b, l, m, 1);
+            } else {
+                blend_matrix(ctx, st, b, l, m, 0);
+            }
+            SKIN_UNROLL
+            for (int r = 0; r < 3; r++)
+                op[r] = V_FMA(m[4 * r], p[0],
+                              V_FMA(m[4 * r + 1], p[1], V_FMA(m[4 * r + 2], p[2], m[4 * r + 3])));
+            if (mesh->has_normals) direction(m, n[0], n[1], n[2], on);
+            if (tangents) direction(m, t[0], t[1], t[2], ot);
         }
-        vf op[3], on[3];
-        SKIN_UNROLL
-        for (int r = 0; r < 3; r++)
-            op[r] = V_FMA(m[4 * r], p[0],
-                          V_FMA(m[4 * r + 1], p[1], V_FMA(m[4 * r + 2], p[2], m[4 * r + 3])));
-        if (mesh->has_normals)
-            direction(m, n[0], n[1], n[2], on);
-        else
-            on[0] = on[1] = on[2] = V_SET1(0.0f);
         if (W == SKIN_BLOCK && store_fast(ctx, out, order, bi, lo, hi, op, on)) return 1;
         SKIN_UNROLL
         for (int c = 0; c < 3; c++) {
             V_STORE(res + c * SKIN_BLOCK + l, op[c]);
             if (mesh->has_normals) V_STORE(res + (3 + c) * SKIN_BLOCK + l, on[c]);
         }
-        if (mesh->has_tangents) {
-            vf o[3];
-            direction(m, t[0], t[1], t[2], o);
+        if (tangents) {
             SKIN_UNROLL
             for (int c = 0; c < 3; c++)
-                V_STORE(res + (6 + c) * SKIN_BLOCK + l, o[c]);
+                V_STORE(res + (6 + c) * SKIN_BLOCK + l, ot[c]);
             V_STORE(res + 9 * SKIN_BLOCK + l, V_LOAD(tan + 3 * SKIN_BLOCK + l));
         }
     }
