@@ -68,6 +68,13 @@ static OSSA_SIMD_INLINE void decode3(const uint16_t *q, const float *r, uint32_t
             _mm512_mul_ps(load_q(q + c * n + j, m), load_range(r + (3 + c) * n + j, m)));
 }
 
+/* A timeline's only vec track in lanes 0-2 (lane 3 unused): its components and its ranges are
+ * contiguous, so one narrow load each instead of the sixteen-lane path and its transpose. */
+static OSSA_SIMD_INLINE __m128 decode_vec1(const uint16_t *q, const float *r) {
+    __m128i q4 = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)q));
+    return _mm_add_ps(_mm_loadu_ps(r), _mm_mul_ps(_mm_cvtepi32_ps(q4), _mm_loadu_ps(r + 3)));
+}
+
 /* In stored order (ossa_compact_decode_rot3), lanes [0, used) of the block at rot3 track j. */
 static OSSA_SIMD_INLINE void decode_rot3(const uint16_t *q, const float *r, uint32_t n, uint32_t j,
                                          uint32_t used, __m512 *out) {
@@ -258,6 +265,13 @@ void ossa_compact_between_avx512(const struct ossa_compact *compact,
         }
         row0 += 4 * tl->rot4, row1 += 4 * tl->rot4, targets += tl->rot4;
     }
+    if (tl->vec == 1) {
+        const float *r = range + 6 * tl->rot3;
+        __m128 va = decode_vec1(row0, r), vb = decode_vec1(row1, r);
+        store1(local, vec_targets[0],
+               _mm_add_ps(va, _mm_mul_ps(_mm_sub_ps(vb, va), _mm_set1_ps(u))), 0x7);
+        return;
+    }
     out[3] = _mm512_setzero_ps();
     for (uint32_t j = 0; j < tl->vec; j += 16) { /* rows past the rotations */
         __mmask16 m = lanes(tl->vec - j);
@@ -290,6 +304,10 @@ void ossa_compact_at_avx512(const struct ossa_compact *compact, const ossa_compa
     }
     row += 4 * tl->rot4, targets += tl->rot4;
     range += 6 * tl->rot3;
+    if (tl->vec == 1) {
+        store1(local, targets[0], decode_vec1(row, range), 0x7);
+        return;
+    }
     v[3] = _mm512_setzero_ps();
     for (uint32_t j = 0; j < tl->vec; j += 16) {
         decode3(row, range, tl->vec, j, lanes(tl->vec - j), v);
