@@ -111,7 +111,7 @@ SKIN_INLINE void dqs_blend(const lookup_state *st, __mmask16 upper, const vi *id
  * so the normal skips direction()'s renormalisation and s moves to the position. 1 when this call
  * does so (nrm: the normals it writes, NULL for none). */
 SKIN_INLINE int dqs_unit_rotation(const skin_ctx *ctx, const float *nrm) {
-    return ctx->dqs && nrm && ctx->mesh->unit_normals;
+    return ctx->dqs && nrm && ctx->unit_normals;
 }
 
 /* Stores a block's positions (and normals, when nrm is not NULL) from its blended dual
@@ -126,7 +126,7 @@ SKIN_INLINE void dq_direct_block(const skin_ctx *ctx, const vf *acc, const float
     }
     const float *n = d + 3 * SKIN_BLOCK;
     vf nv[3] = {V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK)};
-    if (ctx->mesh->unit_normals)
+    if (ctx->unit_normals)
         dq_apply_v(acc, p, nv, 1, 1, op, on);
     else
         dq_apply_v(acc, p, nv, 1, 0, op, on);

@@ -59,6 +59,14 @@ SKIN_INLINE void dq_to_matrix_v(const vf *q, vf *m) {
     dq_rows_v(q, q[8], m);
 }
 
+/* Scales a direction to unit length (0 stays 0). */
+SKIN_INLINE void renormalise(vf *o) {
+    vf inv = V_INVSQRT(V_FMA(o[0], o[0], V_FMA(o[1], o[1], V_MUL(o[2], o[2]))));
+    SKIN_UNROLL
+    for (int i = 0; i < 3; i++)
+        o[i] = V_MUL(o[i], inv);
+}
+
 /* v x a for v = (x, y, z), plus `add` (added first: the products fuse onto it). */
 SKIN_INLINE void cross_add_v(vf x, vf y, vf z, const vf *a, const vf *add, vf *o) {
     o[0] = V_FNMA(z, a[1], V_FMA(y, a[2], add[0]));
@@ -101,11 +109,7 @@ SKIN_INLINE void dq_apply_v(const vf *q, const vf *p, const vf *n, const int nor
     SKIN_UNROLL
     for (int i = 0; i < 3; i++)
         on[i] = V_FMA(k, h[i], n[i]);
-    if (unit) return;
-    vf inv = V_INVSQRT(V_FMA(on[0], on[0], V_FMA(on[1], on[1], V_MUL(on[2], on[2]))));
-    SKIN_UNROLL
-    for (int i = 0; i < 3; i++)
-        on[i] = V_MUL(on[i], inv);
+    if (!unit) renormalise(on);
 }
 
 /* The weight rows of a block of several influences, after its attribute rows. */
@@ -192,13 +196,10 @@ SKIN_INLINE void blend_matrix(const skin_ctx *ctx, lookup_state *st, const skin_
 
 /* Transforms a direction by the 3x3 part of m and renormalises it. */
 SKIN_INLINE void direction(const vf *m, vf x, vf y, vf z, vf *o) {
-    vf rx = V_FMA(m[0], x, V_FMA(m[1], y, V_MUL(m[2], z)));
-    vf ry = V_FMA(m[4], x, V_FMA(m[5], y, V_MUL(m[6], z)));
-    vf rz = V_FMA(m[8], x, V_FMA(m[9], y, V_MUL(m[10], z)));
-    vf inv = V_INVSQRT(V_FMA(rx, rx, V_FMA(ry, ry, V_MUL(rz, rz))));
-    o[0] = V_MUL(rx, inv);
-    o[1] = V_MUL(ry, inv);
-    o[2] = V_MUL(rz, inv);
+    o[0] = V_FMA(m[0], x, V_FMA(m[1], y, V_MUL(m[2], z)));
+    o[1] = V_FMA(m[4], x, V_FMA(m[5], y, V_MUL(m[6], z)));
+    o[2] = V_FMA(m[8], x, V_FMA(m[9], y, V_MUL(m[10], z)));
+    renormalise(o);
 }
 
 /* 1 when DQS blocks of several influences of a mesh take dq_apply_v: meshes without tangents.
@@ -223,10 +224,6 @@ static inline int compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi
     /* DQS vertices of several influences take dq_apply_v where dq_direct allows (those of one
      * keep their joint's matrix, which the AVX-512 path converts once a window) */
     int direct = ctx->dqs && ctx->table && b->count > 1 && dq_direct(mesh);
-    /* unit normals stay unit under a rotation, unless a morph target moved them */
-    int unit_normals = mesh->unit_normals;
-    for (uint32_t ti = 0; ti < targets && mesh->morph_normals; ti++)
-        if (ctx->morph_weights[ti] != 0.0f) unit_normals = 0;
     int tangents = mesh->has_tangents && out->tangents; /* read by skin_store_block_generic */
     for (unsigned l = 0; l < SKIN_BLOCK; l += W) {
         vf p[3], n[3], t[3];
@@ -267,7 +264,7 @@ static inline int compute_block(const skin_ctx *ctx, lookup_state *st, size_t bi
                 blend_dq(ctx, st, b, l, acc, 1);
             else
                 blend_dq(ctx, st, b, l, acc, 0);
-            if (unit_normals)
+            if (ctx->unit_normals)
                 dq_apply_v(acc, p, n, 1, 1, op, on);
             else if (mesh->has_normals)
                 dq_apply_v(acc, p, n, 1, 0, op, on);

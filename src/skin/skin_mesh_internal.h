@@ -76,6 +76,9 @@ typedef struct skin_ctx {
     float transform[12]; /* used by blocks without influences */
     const float *morph_weights;
     uint32_t morph_weight_count;
+    /* 1: the mesh's normals are unit and no morph target moves them in this call, so a rotation
+     * keeps them unit (to rounding) and DQS need not renormalise them */
+    int unit_normals;
     /* 1: the fast store path writes around the caches (outputs too large to stay in them) */
     int nontemporal;
 } skin_ctx;

@@ -115,6 +115,16 @@ static ossa_result check_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *
     return OSSA_OK;
 }
 
+/* skin_ctx::unit_normals of a call whose morph weights are set. */
+static int normals_stay_unit(const ossa_skin_mesh *mesh, const skin_ctx *ctx) {
+    if (!mesh->unit_normals) return 0;
+    uint32_t targets = mesh->morph && mesh->morph_normals ? ctx->morph_weight_count : 0;
+    if (targets > mesh->target_count) targets = mesh->target_count;
+    for (uint32_t t = 0; t < targets; t++)
+        if (ctx->morph_weights[t] != 0.0f) return 0;
+    return 1;
+}
+
 ossa_result ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame *frame,
                                const ossa_skin_output *output, size_t output_capacity, size_t begin,
                                size_t end, ossa_error *error) {
@@ -129,6 +139,7 @@ ossa_result ossa_skin_mesh_run(const ossa_skin_mesh *mesh, const ossa_skin_frame
            sizeof ctx.transform);
     ctx.morph_weights = frame->morph_weights;
     ctx.morph_weight_count = frame->morph_weights ? frame->morph_weight_count : 0;
+    ctx.unit_normals = normals_stay_unit(mesh, &ctx);
     size_t out_bytes = 12 * (size_t)(output->positions != NULL) +
                        12 * (size_t)(output->normals && mesh->has_normals);
     ctx.nontemporal = frame->stores == OSSA_SKIN_STORES_STREAM ||
