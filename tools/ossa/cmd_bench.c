@@ -129,7 +129,7 @@ static void usage(FILE *out) {
         "    crowd of --skin-crowd characters (default 1000) made with ossa_model, each posed\n"
         "    at its own time with its own palette and outputs (the shared meshes stay in cache,\n"
         "    the outputs go to memory). DQS includes converting the palettes to dual\n"
-        "    quaternions in every pass;\n"
+        "    quaternions in every pass, each instance's on the thread that skins it;\n"
         "  - ns per IK job (two-bone leg, aim of the head, aim chain from the spine) on the\n"
         "    rigs it knows (Fox, CesiumMan);\n"
         "  - root-motion extraction, ns per character (a split, a clip's accumulated motion,\n"
