@@ -27,6 +27,12 @@ static void check_exit_codes(void) {
     CHECK(cli("render --skinning foo -o x.png") == 2 && strstr(cli_err, "'foo'"));
     CHECK(cli("render --palette bar -o x.png") == 2 && strstr(cli_err, "'bar'"));
     CHECK(cli("render --method baz -o x.png") == 2 && strstr(cli_err, "'baz'"));
+    /* counts are whole numbers; numbers are read whole and within their range */
+    CHECK(cli("render --frames 1.5 -o x.gif") == 2);
+    CHECKF(strstr(cli_err, "--frames needs a whole number in [1, 100000], got '1.5'"), "%s",
+           cli_err);
+    CHECK(cli("render --instances 0 -o x.png") == 2 && strstr(cli_err, "--instances needs"));
+    CHECK(cli("render --fps 10x -o x.gif") == 2 && strstr(cli_err, "got '10x'"));
     /* a model that cannot be loaded: 1, its path as given, once */
     CHECK(cli("render /nonexistent/dir/m.gltf -o '%s'", scratch_path("x.png")) == 1);
     CHECKF(!strncmp(cli_err, "error: /nonexistent/dir/m.gltf: ", 32), "%s", cli_err);

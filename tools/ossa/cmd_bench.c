@@ -22,6 +22,7 @@
 #include "bench_skinning.h"
 #include "bench_bandwidth.h"
 #include "bench_skin_crowd.h"
+#include "cli_args.h"
 #include "cli_report.h"
 #include "commands.h"
 #include "ossa/sample.h"
@@ -194,7 +195,54 @@ static void usage(FILE *out) {
         "load).\n"
         "Rows name a model by its file name, with as many parent folders as tell two files\n"
         "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
-        "outside the model's folder (refused by default).\n");
+        "outside the model's folder (refused by default).\n"
+        "Exit codes: 0 success, 1 a model that cannot be loaded, 2 usage error (an option\n"
+        "that is unknown, or without a value in its range; nothing is measured then).\n");
+}
+
+/* --backend's value: a backend name this CPU runs. */
+static int parse_backend(const char *text, ossa_skin_backend *out) {
+    for (int b = 0; b < OSSA_SKIN_BACKEND_COUNT; b++)
+        if (text && !strcmp(text, ossa_skin_backend_name((ossa_skin_backend)b))) {
+            if (!ossa_skin_backend_supported((ossa_skin_backend)b)) {
+                fprintf(stderr, "ossa bench: --backend %s: this CPU cannot run it\n", text);
+                return 0;
+            }
+            *out = (ossa_skin_backend)b;
+            return 1;
+        }
+    fprintf(stderr, "ossa bench: --backend wants one of");
+    for (int b = 0; b < OSSA_SKIN_BACKEND_COUNT; b++)
+        fprintf(stderr, " %s", ossa_skin_backend_name((ossa_skin_backend)b));
+    fprintf(stderr, ", not '%s'\n", text ? text : "");
+    return 0;
+}
+
+/* --models' value: a comma-separated list of files, MAX_MODELS at most. */
+static int parse_models(const char *text, bench_args *a) {
+    free(a->model_list);
+    a->model_list = text ? strdup(text) : NULL;
+    a->model_count = 0;
+    for (char *s = a->model_list ? strtok(a->model_list, ",") : NULL; s; s = strtok(NULL, ",")) {
+        if (a->model_count == MAX_MODELS) {
+            fprintf(stderr, "ossa bench: --models takes at most %d files\n", MAX_MODELS);
+            return 0;
+        }
+        a->models[a->model_count++] = s;
+    }
+    if (a->model_count) return 1;
+    if (text)
+        fprintf(stderr, "ossa bench: --models wants model files separated by commas, got '%s'\n",
+                text);
+    else
+        fprintf(stderr, "ossa bench: --models wants model files separated by commas after it\n");
+    return 0;
+}
+
+/* A whole-number option in [lo, hi] into *out. */
+static int count_option(const char *option, const char *text, long long lo, long long hi,
+                        long long *out) {
+    return cli_integer("ossa bench", option, text, lo, hi, out);
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -207,78 +255,44 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end = NULL;
+        long long n = 0;
+        int ok = 1, takes_value = 1;
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
             usage(stdout);
             return 1;
         } else if (!strcmp(arg, "--json")) {
-            a->json = 1;
+            a->json = 1, takes_value = 0;
         } else if (!strcmp(arg, "--load-only")) {
-            a->load_only = 1;
+            a->load_only = 1, takes_value = 0;
         } else if (!strcmp(arg, "--allow-unsafe-paths")) {
-            cli_load_options()->allow_unsafe_paths = 1;
-        } else if (value && !strcmp(arg, "--seconds")) {
-            a->seconds = strtod(value, &end);
-            if (*end || !(a->seconds > 0) || a->seconds > 60) goto bad;
-            i++;
-        } else if (value && !strcmp(arg, "--threads")) {
-            long t = strtol(value, &end, 10);
-            if (*end || t < 1 || t > 256) goto bad;
-            a->threads = (unsigned)t;
-            i++;
-        } else if (value && !strcmp(arg, "--vertices")) {
-            long long v = strtoll(value, &end, 10);
-            if (*end || v < 16 || v > 100000000) goto bad;
-            a->vertices = (size_t)v;
-            i++;
-        } else if (value && !strcmp(arg, "--characters")) {
-            long c = strtol(value, &end, 10);
-            if (*end || c < 1 || c > 1000000) goto bad;
-            a->characters = (int)c;
-            i++;
-        } else if (value && !strcmp(arg, "--crowd")) {
-            long c = strtol(value, &end, 10);
-            if (*end || c < 1 || c > 1000000) goto bad;
-            a->crowd = (int)c;
-            i++;
-        } else if (value && !strcmp(arg, "--skin-crowd")) {
-            long c = strtol(value, &end, 10);
-            if (*end || c < 1 || c > 100000) goto bad;
-            a->skin_crowd = (int)c;
-            i++;
-        } else if (value && !strcmp(arg, "--bandwidth-mib")) {
-            long m = strtol(value, &end, 10);
-            if (*end || m < 1 || m > 4096) goto bad;
-            a->bandwidth_mib = (size_t)m;
-            i++;
-        } else if (value && !strcmp(arg, "--cache-mib")) {
-            long m = strtol(value, &end, 10);
-            if (*end || m < 1 || m > 65536) goto bad;
-            a->cache_mib = (size_t)m;
-            i++;
-        } else if (value && !strcmp(arg, "--backend")) {
-            int found = 0;
-            for (int b = 0; b < OSSA_SKIN_BACKEND_COUNT; b++)
-                if (!strcmp(value, ossa_skin_backend_name((ossa_skin_backend)b))) {
-                    a->backend = (ossa_skin_backend)b;
-                    found = 1;
-                }
-            if (!found || !ossa_skin_backend_supported(a->backend)) goto bad;
-            i++;
-        } else if (value && !strcmp(arg, "--models")) {
-            free(a->model_list);
-            a->model_list = strdup(value);
-            a->model_count = 0;
-            for (char *s = strtok(a->model_list, ","); s && a->model_count < MAX_MODELS;
-                 s = strtok(NULL, ","))
-                a->models[a->model_count++] = s;
-            i++;
+            cli_load_options()->allow_unsafe_paths = 1, takes_value = 0;
+        } else if (!strcmp(arg, "--seconds")) {
+            ok = cli_number("ossa bench", arg, value, 0.001, 60, &a->seconds);
+        } else if (!strcmp(arg, "--threads")) {
+            if ((ok = count_option(arg, value, 1, 256, &n))) a->threads = (unsigned)n;
+        } else if (!strcmp(arg, "--vertices")) {
+            if ((ok = count_option(arg, value, 16, 100000000, &n))) a->vertices = (size_t)n;
+        } else if (!strcmp(arg, "--characters")) {
+            if ((ok = count_option(arg, value, 1, 1000000, &n))) a->characters = (int)n;
+        } else if (!strcmp(arg, "--crowd")) {
+            if ((ok = count_option(arg, value, 1, 1000000, &n))) a->crowd = (int)n;
+        } else if (!strcmp(arg, "--skin-crowd")) {
+            if ((ok = count_option(arg, value, 1, 100000, &n))) a->skin_crowd = (int)n;
+        } else if (!strcmp(arg, "--bandwidth-mib")) {
+            if ((ok = count_option(arg, value, 1, 4096, &n))) a->bandwidth_mib = (size_t)n;
+        } else if (!strcmp(arg, "--cache-mib")) {
+            if ((ok = count_option(arg, value, 1, 65536, &n))) a->cache_mib = (size_t)n;
+        } else if (!strcmp(arg, "--backend")) {
+            ok = parse_backend(value, &a->backend);
+        } else if (!strcmp(arg, "--models")) {
+            ok = parse_models(value, a);
         } else {
-        bad:
-            fprintf(stderr, "ossa bench: bad or incomplete argument '%s'\n\n", arg);
-            usage(stderr);
-            return 2;
+            fprintf(stderr, "ossa bench: unknown option '%s' (ossa bench --help lists them)\n",
+                    arg);
+            ok = 0;
         }
+        if (!ok) return 2;
+        i += takes_value;
     }
     return 0;
 }

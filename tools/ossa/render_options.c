@@ -1,6 +1,7 @@
 /* Parsing the options shared by `ossa render` and `ossa view`. */
 #include "render_options.h"
 
+#include "cli_args.h"
 #include "commands.h"
 
 #include <math.h>
@@ -50,18 +51,6 @@ static const char view_help[] =
     "--compact plays the model's clips in their compact form (see ossa render --help).\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
-static int number(const char *option, const char *text, double lo, double hi, double *out) {
-    char *end = NULL;
-    double v = text ? strtod(text, &end) : NAN;
-    if (!text || end == text || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "ossa: %s needs a number in [%g, %g], got '%s'\n", option, lo, hi,
-                text ? text : "");
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
 /* An option with two values: *second is 1 for the second one. */
 static int choice(const char *option, const char *text, const char *first, const char *second,
                   int *is_second) {
@@ -86,7 +75,7 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
     o->grid = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        double v;
+        long long n;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(view ? view_help : render_help, stdout);
             return -1;
@@ -96,19 +85,19 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         } else if (!strcmp(a, "--allow-unsafe-paths")) {
             o->allow_unsafe_paths = 1;
         } else if (!strcmp(a, "--fps")) {
-            if (!number(a, next, 0.1, 1000, &o->fps)) return 0;
+            if (!cli_number("ossa", a, next, 0.1, 1000, &o->fps)) return 0;
             i++;
         } else if (!strcmp(a, "--duration")) {
-            if (!number(a, next, 0, 3600, &o->duration)) return 0;
+            if (!cli_number("ossa", a, next, 0, 3600, &o->duration)) return 0;
             i++;
         } else if (!strcmp(a, "--frames")) {
-            if (!number(a, next, 1, 100000, &v)) return 0;
-            o->frames = (int)v, i++;
+            if (!cli_integer("ossa", a, next, 1, 100000, &n)) return 0;
+            o->frames = (int)n, i++;
         } else if (!strcmp(a, "--instances")) {
-            if (!number(a, next, 1, 100000, &v)) return 0;
-            o->instances = (unsigned)v, i++;
+            if (!cli_integer("ossa", a, next, 1, 100000, &n)) return 0;
+            o->instances = (unsigned)n, i++;
         } else if (!strcmp(a, "--time")) {
-            if (!number(a, next, -1e6, 1e6, &o->time)) return 0;
+            if (!cli_number("ossa", a, next, -1e6, 1e6, &o->time)) return 0;
             i++;
         } else if (!strcmp(a, "--size")) {
             if (!next || sscanf(next, "%dx%d", &o->width, &o->height) != 2 || o->width < 16 ||

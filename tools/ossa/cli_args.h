@@ -1,0 +1,14 @@
+/* Number options of the commands, read whole and within a range; a refusal says on stderr which
+ * option wanted what and what it got ("COMMAND: OPTION needs ..."). */
+#ifndef OSSA_TOOL_CLI_ARGS_H
+#define OSSA_TOOL_CLI_ARGS_H
+
+/* A number in [lo, hi] from text (NULL: the option had no value). Returns 0 after the message. */
+int cli_number(const char *command, const char *option, const char *text, double lo, double hi,
+               double *out);
+
+/* A whole number in [lo, hi], as cli_number. */
+int cli_integer(const char *command, const char *option, const char *text, long long lo,
+                long long hi, long long *out);
+
+#endif
