@@ -52,10 +52,10 @@ static const char view_help[] =
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
 
 /* An option with two values: *second is 1 for the second one. */
-static int choice(const char *option, const char *text, const char *first, const char *second,
-                  int *is_second) {
+static int choice(const char *command, const char *option, const char *text, const char *first,
+                  const char *second, int *is_second) {
     if (!text || (strcmp(text, first) && strcmp(text, second))) {
-        fprintf(stderr, "ossa: %s wants %s or %s, not '%s'\n", option, first, second,
+        fprintf(stderr, "%s: %s wants %s or %s, not '%s'\n", command, option, first, second,
                 text ? text : "");
         return 0;
     }
@@ -75,6 +75,7 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
     o->grid = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *command = view ? "ossa view" : "ossa render";
         long long n;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(view ? view_help : render_help, stdout);
@@ -85,37 +86,38 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         } else if (!strcmp(a, "--allow-unsafe-paths")) {
             o->allow_unsafe_paths = 1;
         } else if (!strcmp(a, "--fps")) {
-            if (!cli_number("ossa", a, next, 0.1, 1000, &o->fps)) return 0;
+            if (!cli_number(command, a, next, 0.1, 1000, &o->fps)) return 0;
             i++;
         } else if (!strcmp(a, "--duration")) {
-            if (!cli_number("ossa", a, next, 0, 3600, &o->duration)) return 0;
+            if (!cli_number(command, a, next, 0, 3600, &o->duration)) return 0;
             i++;
         } else if (!strcmp(a, "--frames")) {
-            if (!cli_integer("ossa", a, next, 1, 100000, &n)) return 0;
+            if (!cli_integer(command, a, next, 1, 100000, &n)) return 0;
             o->frames = (int)n, i++;
         } else if (!strcmp(a, "--instances")) {
-            if (!cli_integer("ossa", a, next, 1, 100000, &n)) return 0;
+            if (!cli_integer(command, a, next, 1, 100000, &n)) return 0;
             o->instances = (unsigned)n, i++;
         } else if (!strcmp(a, "--time")) {
-            if (!cli_number("ossa", a, next, -1e6, 1e6, &o->time)) return 0;
+            if (!cli_number(command, a, next, -1e6, 1e6, &o->time)) return 0;
             i++;
         } else if (!strcmp(a, "--size")) {
             if (!next || sscanf(next, "%dx%d", &o->width, &o->height) != 2 || o->width < 16 ||
                 o->height < 16 || o->width > 8192 || o->height > 8192) {
-                fprintf(stderr, "ossa: --size needs WxH between 16 and 8192, e.g. 640x480\n");
+                fprintf(stderr, "%s: --size needs WxH between 16 and 8192, e.g. 640x480\n",
+                        command);
                 return 0;
             }
             i++;
         } else if (!strcmp(a, "--skinning")) {
-            if (!choice(a, next, "gpu", "cpu", &o->cpu_skinning)) return 0;
+            if (!choice(command, a, next, "gpu", "cpu", &o->cpu_skinning)) return 0;
             i++;
         } else if (!strcmp(a, "--palette")) {
             int ssbo;
-            if (!choice(a, next, "texture", "ssbo", &ssbo)) return 0;
+            if (!choice(command, a, next, "texture", "ssbo", &ssbo)) return 0;
             o->path = ssbo ? OSSA_GPU_PALETTE_SSBO : OSSA_GPU_PALETTE_TEXTURE, i++;
         } else if (!strcmp(a, "--method")) {
             int dqs;
-            if (!choice(a, next, "lbs", "dqs", &dqs)) return 0;
+            if (!choice(command, a, next, "lbs", "dqs", &dqs)) return 0;
             o->method = dqs ? OSSA_GPU_DUAL_QUATERNION : OSSA_GPU_LINEAR_BLEND, i++;
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
@@ -130,17 +132,18 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         } else if (view && !strcmp(a, "--screenshot") && next) {
             o->screenshot = next, i++;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ossa: unknown or incomplete option '%s' (see --help)\n", a);
+            fprintf(stderr, "%s: unknown or incomplete option '%s' (see --help)\n", command, a);
             return 0;
         } else if (!o->model) {
             o->model = a;
         } else {
-            fprintf(stderr, "ossa: more than one model given ('%s', '%s')\n", o->model, a);
+            fprintf(stderr, "%s: more than one model given ('%s', '%s')\n", command, o->model, a);
             return 0;
         }
     }
     if (o->duration >= 0 && o->frames > 0) {
-        fprintf(stderr, "ossa: give --duration or --frames, not both\n");
+        fprintf(stderr, "%s: give --duration or --frames, not both\n",
+                view ? "ossa view" : "ossa render");
         return 0;
     }
     return 1;
