@@ -30,6 +30,12 @@ static int occurrences(const char *text, const char *phrase) {
     return n;
 }
 
+/* `ossa bench ARGS` is a usage error (2) whose message holds `message`. */
+static void check_usage_error(const char *args, const char *message) {
+    CHECKF(run_bench(args) == 2, "%s", args);
+    CHECKF(err_text && strstr(err_text, message), "%s: %s", args, err_text ? err_text : "");
+}
+
 static double number(const cJSON *object, const char *key) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     CHECKF(cJSON_IsNumber(item), "\"%s\" is a number", key);
@@ -274,31 +280,21 @@ int main(void) {
 
     /* Usage errors (2), before any measuring: each names the option, what it wants and what it
      * got. */
-    CHECK(run_bench("--seconds") == 2); /* a flag without its value */
-    CHECK(err_text &&
-          strstr(err_text, "ossa bench: --seconds needs a number in [0.001, 60] after it"));
-    CHECK(run_bench("--crowd 0") == 2);
-    CHECK(err_text && strstr(err_text, "--crowd needs a whole number in [1, 1000000], got '0'"));
-    CHECK(run_bench("--skin-crowd 2.5") == 2);
-    CHECK(err_text &&
-          strstr(err_text, "--skin-crowd needs a whole number in [1, 100000], got '2.5'"));
-    CHECK(run_bench("--cache-mib x") == 2);
-    CHECK(err_text && strstr(err_text, "--cache-mib needs a whole number in [1, 65536], got 'x'"));
-    CHECK(run_bench("--threads 0") == 2);
-    CHECK(err_text && strstr(err_text, "--threads needs a whole number in [1, 256], got '0'"));
-    CHECK(run_bench("--backend quantum") == 2);
-    CHECK(err_text &&
-          strstr(err_text, "--backend wants one of auto scalar sse2 avx2 avx512, not 'quantum'"));
-    CHECK(run_bench("--models ,") == 2);
-    CHECK(err_text && strstr(err_text, "--models wants model files separated by commas, got ','"));
-    CHECK(run_bench("--bogus") == 2);
-    CHECK(err_text && strstr(err_text, "unknown option '--bogus'"));
+    check_usage_error("--seconds", "ossa bench: --seconds needs a number in [0.001, 60] after it");
+    check_usage_error("--crowd 0", "--crowd needs a whole number in [1, 1000000], got '0'");
+    check_usage_error("--skin-crowd 2.5",
+                      "--skin-crowd needs a whole number in [1, 100000], got '2.5'");
+    check_usage_error("--cache-mib x", "--cache-mib needs a whole number in [1, 65536], got 'x'");
+    check_usage_error("--threads 0", "--threads needs a whole number in [1, 256], got '0'");
+    check_usage_error("--backend quantum",
+                      "--backend wants one of auto scalar sse2 avx2 avx512, not 'quantum'");
+    check_usage_error("--models ,", "--models wants model files separated by commas, got ','");
+    check_usage_error("--bogus", "unknown option '--bogus'");
     /* more files than a run takes: refused, not cut short */
     char list[65 * 6 + 16] = "--models ";
     for (int i = 0; i < 65; i++)
         strcat(list, i ? ",x.glb" : "x.glb");
-    CHECK(run_bench(list) == 2);
-    CHECK(err_text && strstr(err_text, "--models takes at most 64 files"));
+    check_usage_error(list, "--models takes at most 64 files");
     CHECK(run_bench("--help") == 0);
     CHECK(out_text && strstr(out_text, "usage: ossa bench"));
 

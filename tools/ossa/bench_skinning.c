@@ -143,8 +143,8 @@ int bench_skinning(ossa_skin_mesh *const *meshes, const float *const *palettes,
         /* Several instances: split by instance. One: split its blocks, after its conversion. */
         int by_instance = instances > 1;
         size_t units = by_instance ? (size_t)instances : total;
-        size_t grain = units / (4 * threads);
-        if (grain < (by_instance ? 1 : 32)) grain = by_instance ? 1 : 32;
+        size_t grain = units / (4 * threads), least = by_instance ? 1 : 32;
+        if (grain < least) grain = least;
         ossa_range_fn run = by_instance ? skin_instances : skin_blocks;
         double best = HUGE_VAL, start = bench_now();
         int runs = 0;

@@ -239,12 +239,6 @@ static int parse_models(const char *text, bench_args *a) {
     return 0;
 }
 
-/* A whole-number option in [lo, hi] into *out. */
-static int count_option(const char *option, const char *text, long long lo, long long hi,
-                        long long *out) {
-    return cli_integer("ossa bench", option, text, lo, hi, out);
-}
-
 static int parse_args(int argc, char **argv, bench_args *a) {
     memset(a, 0, sizeof *a);
     a->seconds = 0.5;
@@ -252,6 +246,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     a->characters = 1000;
     a->crowd = 10000;
     a->skin_crowd = 1000;
+    const char *command = "ossa bench";
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -267,21 +262,21 @@ static int parse_args(int argc, char **argv, bench_args *a) {
         } else if (!strcmp(arg, "--allow-unsafe-paths")) {
             cli_load_options()->allow_unsafe_paths = 1, takes_value = 0;
         } else if (!strcmp(arg, "--seconds")) {
-            ok = cli_number("ossa bench", arg, value, 0.001, 60, &a->seconds);
+            ok = cli_number(command, arg, value, 0.001, 60, &a->seconds);
         } else if (!strcmp(arg, "--threads")) {
-            if ((ok = count_option(arg, value, 1, 256, &n))) a->threads = (unsigned)n;
+            if ((ok = cli_integer(command, arg, value, 1, 256, &n))) a->threads = (unsigned)n;
         } else if (!strcmp(arg, "--vertices")) {
-            if ((ok = count_option(arg, value, 16, 100000000, &n))) a->vertices = (size_t)n;
+            if ((ok = cli_integer(command, arg, value, 16, 100000000, &n))) a->vertices = (size_t)n;
         } else if (!strcmp(arg, "--characters")) {
-            if ((ok = count_option(arg, value, 1, 1000000, &n))) a->characters = (int)n;
+            if ((ok = cli_integer(command, arg, value, 1, 1000000, &n))) a->characters = (int)n;
         } else if (!strcmp(arg, "--crowd")) {
-            if ((ok = count_option(arg, value, 1, 1000000, &n))) a->crowd = (int)n;
+            if ((ok = cli_integer(command, arg, value, 1, 1000000, &n))) a->crowd = (int)n;
         } else if (!strcmp(arg, "--skin-crowd")) {
-            if ((ok = count_option(arg, value, 1, 100000, &n))) a->skin_crowd = (int)n;
+            if ((ok = cli_integer(command, arg, value, 1, 100000, &n))) a->skin_crowd = (int)n;
         } else if (!strcmp(arg, "--bandwidth-mib")) {
-            if ((ok = count_option(arg, value, 1, 4096, &n))) a->bandwidth_mib = (size_t)n;
+            if ((ok = cli_integer(command, arg, value, 1, 4096, &n))) a->bandwidth_mib = (size_t)n;
         } else if (!strcmp(arg, "--cache-mib")) {
-            if ((ok = count_option(arg, value, 1, 65536, &n))) a->cache_mib = (size_t)n;
+            if ((ok = cli_integer(command, arg, value, 1, 65536, &n))) a->cache_mib = (size_t)n;
         } else if (!strcmp(arg, "--backend")) {
             ok = parse_backend(value, &a->backend);
         } else if (!strcmp(arg, "--models")) {

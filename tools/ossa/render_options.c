@@ -73,9 +73,9 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
     o->instances = 1;
     o->time = NAN;
     o->grid = 1;
+    const char *command = view ? "ossa view" : "ossa render";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-        const char *command = view ? "ossa view" : "ossa render";
         long long n;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(view ? view_help : render_help, stdout);
@@ -142,8 +142,7 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         }
     }
     if (o->duration >= 0 && o->frames > 0) {
-        fprintf(stderr, "%s: give --duration or --frames, not both\n",
-                view ? "ossa view" : "ossa render");
+        fprintf(stderr, "%s: give --duration or --frames, not both\n", command);
         return 0;
     }
     return 1;
