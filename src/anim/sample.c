@@ -123,7 +123,10 @@ static void sample_between(const ossa_clip *clip, const ossa_timeline *tl, uint3
         if (n > group) n = group;
 #ifdef OSSA_ANIM_AVX512
         if (wide) {
-            ossa_slerp_tracks16(keys + 4 * first, stride, slerped + first, n, u, local);
+            if (n <= 4)
+                ossa_slerp_tracks4_avx512(keys + 4 * first, stride, slerped + first, n, u, local);
+            else
+                ossa_slerp_tracks16(keys + 4 * first, stride, slerped + first, n, u, local);
             continue;
         }
 #endif

@@ -112,6 +112,68 @@ void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *t
     blend_store(w0, w1, a3, b3, tracks, count, 3, local);
 }
 
+/* One Horner step of both series at once (slerp.c's SERIES_STEP) for term i: lanes 0 and 1 of a
+ * block carry the series in q (u2 = q^2 there), lanes 2 and 3 the series in s. The factor
+ * u2 / (i (2i + 1)) - i / (2i + 1) is computed per lane as the scalar code computes it. */
+#define SERIES_STEP_PAIR(acc, u2, i)                                                               \
+    ((acc) = _mm512_add_ps(                                                                        \
+         one,                                                                                      \
+         _mm512_mul_ps(                                                                            \
+             _mm512_mul_ps(                                                                        \
+                 xm1, _mm512_sub_ps(                                                               \
+                          _mm512_mul_ps((u2), _mm512_set1_ps(1.0f / ((i) * (2.0f * (i) + 1.0f)))), \
+                          _mm512_set1_ps((i) / (2.0f * (i) + 1.0f)))),                             \
+             (acc))))
+
+void ossa_slerp_tracks4_avx512(const float *keys, uint32_t stride, const ossa_track *tracks,
+                               uint32_t count, float t, float *local) {
+    /* Track g in block g; lanes past count hold whatever follows (finite keys or the zero
+     * slack), never stored. */
+    __m512 a = _mm512_loadu_ps(keys), b = _mm512_loadu_ps(keys + stride);
+    __m512 p = _mm512_mul_ps(a, b);
+    /* The dot product in the scalar code's order, in every lane of the track's block. */
+    __m512 d = _mm512_add_ps(
+        _mm512_add_ps(_mm512_add_ps(_mm512_permute_ps(p, 0x00), _mm512_permute_ps(p, 0x55)),
+                      _mm512_permute_ps(p, 0xaa)),
+        _mm512_permute_ps(p, 0xff));
+    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
+    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
+    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
+    __m512 to_mid = _mm512_div_ps(half, half_cos);
+    __m512 xm1 = _mm512_sub_ps(half_cos, one);
+    int first_half = t <= 0.5f;
+    float s = first_half ? 2.0f * t : 2.0f * t - 1.0f;
+    float q = 1.0f - s;
+    __m512 u = _mm512_broadcast_f32x4(_mm_setr_ps(q, q, s, s));
+    __m512 u2 = _mm512_mul_ps(u, u);
+    __m512 acc = one;
+    SERIES_STEP_PAIR(acc, u2, 7.0f);
+    SERIES_STEP_PAIR(acc, u2, 6.0f);
+    SERIES_STEP_PAIR(acc, u2, 5.0f);
+    SERIES_STEP_PAIR(acc, u2, 4.0f);
+    SERIES_STEP_PAIR(acc, u2, 3.0f);
+    SERIES_STEP_PAIR(acc, u2, 2.0f);
+    SERIES_STEP_PAIR(acc, u2, 1.0f);
+    __m512 r = _mm512_mul_ps(u, acc);
+    __m512 rq = _mm512_permute_ps(r, 0x00), rs = _mm512_permute_ps(r, 0xaa);
+    __m512 w0, w1;
+    if (first_half) { /* rq: towards a, rs: towards the midpoint */
+        w0 = _mm512_add_ps(rq, _mm512_mul_ps(rs, to_mid));
+        w1 = _mm512_mul_ps(rs, to_mid);
+    } else { /* rq: towards the midpoint, rs: towards b */
+        w0 = _mm512_mul_ps(rq, to_mid);
+        w1 = _mm512_add_ps(_mm512_mul_ps(rq, to_mid), rs);
+    }
+    w1 = _mm512_mul_ps(w1, sign);
+    __m512 o = _mm512_add_ps(_mm512_mul_ps(w0, a), _mm512_mul_ps(w1, b));
+    _mm_storeu_ps(local + tracks[0].target_offset, _mm512_castps512_ps128(o));
+    if (count > 1) _mm_storeu_ps(local + tracks[1].target_offset, _mm512_extractf32x4_ps(o, 1));
+    if (count > 2) _mm_storeu_ps(local + tracks[2].target_offset, _mm512_extractf32x4_ps(o, 2));
+    if (count > 3) _mm_storeu_ps(local + tracks[3].target_offset, _mm512_extractf32x4_ps(o, 3));
+}
+
 OSSA_TARGET_END
 #else
 typedef int ossa_slerp_avx512_not_on_this_cpu; /* ISO C wants a non-empty translation unit */
