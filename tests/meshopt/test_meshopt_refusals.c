@@ -52,7 +52,7 @@ static void make_data(void) {
  * their extension objects (NULL: none), buffer1 the fallback buffer's members. */
 static char *make_json(const char *ext0, const char *ext1, const char *buffer1) {
     static char json[8192];
-    char view0[512] = "", view1[512] = "";
+    char view0[600] = "", view1[600] = ""; /* room for any extension text of this file */
     if (ext0) snprintf(view0, sizeof view0, ",'extensions':{'EXT_meshopt_compression':%s}", ext0);
     if (ext1) snprintf(view1, sizeof view1, ",'extensions':{'EXT_meshopt_compression':%s}", ext1);
     snprintf(json, sizeof json,
