@@ -10,9 +10,18 @@
 # CGLTF_DIR holds cgltf.h (github.com/jkuhlmann/cgltf); ROUNDS defaults to 3; OSSA to build/ossa.
 # The machine is shared and noisy: only ratios taken in the same minutes mean anything.
 set -e
+usage() {
+  echo "usage: scripts/compare_cgltf.sh CGLTF_DIR [ROUNDS] [OSSA]" >&2
+  echo "  CGLTF_DIR: a folder holding cgltf.h (git clone https://github.com/jkuhlmann/cgltf)" >&2
+  exit 2
+}
+[ $# -ge 1 ] && [ $# -le 3 ] || usage
+[ -f "$1/cgltf.h" ] || { echo "compare_cgltf.sh: no cgltf.h in '$1'" >&2; usage; }
 CGLTF=$(cd "$1" && pwd)
 ROUNDS=${2:-3}
+case $ROUNDS in '' | *[!0-9]* | 0) echo "compare_cgltf.sh: ROUNDS must be a whole number of at least 1, got '$ROUNDS'" >&2; exit 2 ;; esac
 OSSA=${3:-build/ossa}
+[ -x "$OSSA" ] || { echo "compare_cgltf.sh: no ossa command at '$OSSA' (build it first: make, or the Release build of README's Performance)" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 SHARED=${OSSA_SHARED:-$HERE/../../shared}
 WORK=${TMPDIR:-/tmp}/cgltf-anchor
