@@ -15,7 +15,7 @@ usage() {
   echo "  CGLTF_DIR: a folder holding cgltf.h (git clone https://github.com/jkuhlmann/cgltf)" >&2
   exit 2
 }
-[ $# -ge 1 ] && [ $# -le 3 ] || usage
+if [ $# -lt 1 ] || [ $# -gt 3 ]; then usage; fi
 [ -f "$1/cgltf.h" ] || { echo "compare_cgltf.sh: no cgltf.h in '$1'" >&2; usage; }
 CGLTF=$(cd "$1" && pwd)
 ROUNDS=${2:-3}
