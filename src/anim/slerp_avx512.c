@@ -25,6 +25,32 @@ static inline __m512 load_group(const float *keys, uint32_t count, uint32_t j) {
                          : _mm512_broadcast_f32x4(_mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f));
 }
 
+/* The half-arc terms of slerp.c for dot products d: the sign that takes the shorter arc, the
+ * midpoint's factor 0.5 / cos(a / 2) and the series' variable cos(a / 2) - 1. */
+static inline void half_arc(__m512 d, __m512 *sign, __m512 *to_mid, __m512 *xm1) {
+    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
+    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
+    *sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
+    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
+    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
+    *to_mid = _mm512_div_ps(half, half_cos);
+    *xm1 = _mm512_sub_ps(half_cos, one);
+}
+
+/* The weights of a and b from the series' results: rq, the one in q = 1 - s (towards a in the
+ * first half, the midpoint in the second), and rs, the one in s. */
+static inline void slerp_weights(__m512 rq, __m512 rs, __m512 to_mid, __m512 sign, int first_half,
+                                 __m512 *w0, __m512 *w1) {
+    if (first_half) {
+        *w0 = _mm512_add_ps(rq, _mm512_mul_ps(rs, to_mid));
+        *w1 = _mm512_mul_ps(rs, to_mid);
+    } else {
+        *w0 = _mm512_mul_ps(rq, to_mid);
+        *w1 = _mm512_add_ps(_mm512_mul_ps(rq, to_mid), rs);
+    }
+    *w1 = _mm512_mul_ps(*w1, sign);
+}
+
 /* out = w0 a + w1 b for the tracks of group j, stored to their rotations. */
 static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const ossa_track *tracks,
                                uint32_t count, uint32_t j, float *local) {
@@ -71,13 +97,8 @@ void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *t
     __m512 pw = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
     __m512 d = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(px, py), pz), pw);
 
-    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
-    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
-    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
-    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
-    __m512 to_mid = _mm512_div_ps(half, half_cos);
-    __m512 xm1 = _mm512_sub_ps(half_cos, one);
+    __m512 one = _mm512_set1_ps(1.0f), sign, to_mid, xm1;
+    half_arc(d, &sign, &to_mid, &xm1);
     int first_half = t <= 0.5f;
     float s = first_half ? 2.0f * t : 2.0f * t - 1.0f;
     float q = 1.0f - s, q2 = q * q, s2 = s * s;
@@ -96,16 +117,9 @@ void ossa_slerp_tracks16(const float *keys, uint32_t stride, const ossa_track *t
     SERIES_STEP16(as, s2, 2.0f);
     SERIES_STEP16(aq, q2, 1.0f);
     SERIES_STEP16(as, s2, 1.0f);
-    __m512 rq = _mm512_mul_ps(_mm512_set1_ps(q), aq), rs = _mm512_mul_ps(_mm512_set1_ps(s), as);
     __m512 w0, w1;
-    if (first_half) { /* rq: towards a, rs: towards the midpoint */
-        w0 = _mm512_add_ps(rq, _mm512_mul_ps(rs, to_mid));
-        w1 = _mm512_mul_ps(rs, to_mid);
-    } else { /* rq: towards the midpoint, rs: towards b */
-        w0 = _mm512_mul_ps(rq, to_mid);
-        w1 = _mm512_add_ps(_mm512_mul_ps(rq, to_mid), rs);
-    }
-    w1 = _mm512_mul_ps(w1, sign);
+    slerp_weights(_mm512_mul_ps(_mm512_set1_ps(q), aq), _mm512_mul_ps(_mm512_set1_ps(s), as),
+                  to_mid, sign, first_half, &w0, &w1);
     blend_store(w0, w1, a0, b0, tracks, count, 0, local);
     blend_store(w0, w1, a1, b1, tracks, count, 1, local);
     blend_store(w0, w1, a2, b2, tracks, count, 2, local);
@@ -136,13 +150,8 @@ void ossa_slerp_tracks4_avx512(const float *keys, uint32_t stride, const ossa_tr
         _mm512_add_ps(_mm512_add_ps(_mm512_permute_ps(p, 0x00), _mm512_permute_ps(p, 0x55)),
                       _mm512_permute_ps(p, 0xaa)),
         _mm512_permute_ps(p, 0xff));
-    __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    __mmask16 negative = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_LT_OQ);
-    __m512 sign = _mm512_mask_blend_ps(negative, one, _mm512_set1_ps(-1.0f));
-    __m512 x = _mm512_min_ps(one, _mm512_abs_ps(d)); /* x > 1 gives 1, NaN stays NaN */
-    __m512 half_cos = _mm512_sqrt_ps(_mm512_add_ps(half, _mm512_mul_ps(half, x)));
-    __m512 to_mid = _mm512_div_ps(half, half_cos);
-    __m512 xm1 = _mm512_sub_ps(half_cos, one);
+    __m512 one = _mm512_set1_ps(1.0f), sign, to_mid, xm1;
+    half_arc(d, &sign, &to_mid, &xm1);
     int first_half = t <= 0.5f;
     float s = first_half ? 2.0f * t : 2.0f * t - 1.0f;
     float q = 1.0f - s;
@@ -157,16 +166,9 @@ void ossa_slerp_tracks4_avx512(const float *keys, uint32_t stride, const ossa_tr
     SERIES_STEP_PAIR(acc, u2, 2.0f);
     SERIES_STEP_PAIR(acc, u2, 1.0f);
     __m512 r = _mm512_mul_ps(u, acc);
-    __m512 rq = _mm512_permute_ps(r, 0x00), rs = _mm512_permute_ps(r, 0xaa);
     __m512 w0, w1;
-    if (first_half) { /* rq: towards a, rs: towards the midpoint */
-        w0 = _mm512_add_ps(rq, _mm512_mul_ps(rs, to_mid));
-        w1 = _mm512_mul_ps(rs, to_mid);
-    } else { /* rq: towards the midpoint, rs: towards b */
-        w0 = _mm512_mul_ps(rq, to_mid);
-        w1 = _mm512_add_ps(_mm512_mul_ps(rq, to_mid), rs);
-    }
-    w1 = _mm512_mul_ps(w1, sign);
+    slerp_weights(_mm512_permute_ps(r, 0x00), _mm512_permute_ps(r, 0xaa), to_mid, sign, first_half,
+                  &w0, &w1);
     __m512 o = _mm512_add_ps(_mm512_mul_ps(w0, a), _mm512_mul_ps(w1, b));
     _mm_storeu_ps(local + tracks[0].target_offset, _mm512_castps512_ps128(o));
     if (count > 1) _mm_storeu_ps(local + tracks[1].target_offset, _mm512_extractf32x4_ps(o, 1));
