@@ -19,9 +19,17 @@ if [ $# -lt 1 ] || [ $# -gt 3 ]; then usage; fi
 [ -f "$1/cgltf.h" ] || { echo "compare_cgltf.sh: no cgltf.h in '$1'" >&2; usage; }
 CGLTF=$(cd "$1" && pwd)
 ROUNDS=${2:-3}
-case $ROUNDS in '' | *[!0-9]* | 0) echo "compare_cgltf.sh: ROUNDS must be a whole number of at least 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+case $ROUNDS in
+  '' | *[!0-9]* | 0)
+    echo "compare_cgltf.sh: ROUNDS must be a whole number of at least 1, got '$ROUNDS'" >&2
+    exit 2
+    ;;
+esac
 OSSA=${3:-build/ossa}
-[ -x "$OSSA" ] || { echo "compare_cgltf.sh: no ossa command at '$OSSA' (build it first: make, or the Release build of README's Performance)" >&2; exit 2; }
+if [ ! -x "$OSSA" ]; then
+  echo "compare_cgltf.sh: no ossa command at '$OSSA' (build it: make, or README's Release build)" >&2
+  exit 2
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 SHARED=${OSSA_SHARED:-$HERE/../../shared}
 WORK=${TMPDIR:-/tmp}/cgltf-anchor

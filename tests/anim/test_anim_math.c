@@ -67,15 +67,17 @@ static int batch_runs(int wide) {
 #endif
 }
 
-/* The track slerps: 0 the portable four lanes, 1 the AVX-512 sixteen, 2 the AVX-512 four. */
-static void slerp_batch(int kind, const float *keys, uint32_t stride, const ossa_track *tracks,
-                        uint32_t count, float t, float *local) {
+/* The track slerp kernels. */
+enum slerp_kernel { SLERP_PORTABLE4, SLERP_AVX512_16, SLERP_AVX512_4, SLERP_KERNELS };
+
+static void slerp_batch(enum slerp_kernel kind, const float *keys, uint32_t stride,
+                        const ossa_track *tracks, uint32_t count, float t, float *local) {
 #ifdef OSSA_ANIM_AVX512
-    if (kind == 1) {
+    if (kind == SLERP_AVX512_16) {
         ossa_slerp_tracks16(keys, stride, tracks, count, t, local);
         return;
     }
-    if (kind == 2) {
+    if (kind == SLERP_AVX512_4) {
         ossa_slerp_tracks4_avx512(keys, stride, tracks, count, t, local);
         return;
     }
@@ -132,13 +134,13 @@ static void test_slerp(void) {
     }
     /* The batched track slerps (four lanes; sixteen and four with AVX-512) equal the scalar
      * slerp bit for bit, for every count, and write each rotation, nothing around it. */
-    for (int kind = 0; kind < 3; kind++) {
-        if (!batch_runs(kind != 0)) break;
+    for (enum slerp_kernel kind = SLERP_PORTABLE4; kind < SLERP_KERNELS; kind++) {
+        if (!batch_runs(kind != SLERP_PORTABLE4)) break;
         enum { TRACKS = 16 };
         ossa_track tracks[TRACKS];
         ossa_trs local[TRACKS];
         for (int i = 0; i < 600; i++) {
-            uint32_t count = 1 + (uint32_t)i % (kind == 1 ? 16 : 4);
+            uint32_t count = 1 + (uint32_t)i % (kind == SLERP_AVX512_16 ? 16 : 4);
             uint32_t stride = OSSA_BATCH_KEY_STRIDE(count);
             /* exactly what sampling has: reads past the slack show under ASan */
             float *keys = calloc(2 * stride + OSSA_BATCH_KEY_SLACK, sizeof(float));
