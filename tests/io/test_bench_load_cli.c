@@ -91,7 +91,9 @@ int main(void) {
     cJSON *root = cJSON_Parse(out_text ? out_text : "");
     CHECKF(root != NULL, "stdout is one JSON object");
     if (root) {
-        CHECK(cJSON_GetArraySize(root) == 1); /* the load rows and nothing else */
+        /* the host (checked in bench_cli) and the load rows, nothing else */
+        CHECK(cJSON_GetArraySize(root) == 2);
+        CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "host")));
         check_every_shared_file(cJSON_GetObjectItemCaseSensitive(root, "load"), &files);
         cJSON_Delete(root);
     }
@@ -103,6 +105,7 @@ int main(void) {
     CHECK(run_bench(args) == 0);
     CHECK(out_text && strstr(out_text, "Fox.glb") && !strstr(out_text, "CesiumMan"));
     CHECK(out_text && !strstr(out_text, "bandwidth"));
+    CHECK(out_text && !strncmp(out_text, "host ", 5)); /* the processor first */
 
     /* The whole benchmark's object carries the load rows of its models too. */
     snprintf(args, sizeof args,

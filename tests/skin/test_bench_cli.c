@@ -48,6 +48,46 @@ static const char *string(const cJSON *object, const char *key) {
     return cJSON_IsString(item) ? item->valuestring : "";
 }
 
+/* The first "field : value" line of /proc/cpuinfo for `field`, into value; 0 when none. */
+static int cpuinfo_field(const char *field, char *value, size_t size) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!colon) continue;
+        char *end = colon;
+        while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        if ((size_t)(end - line) != strlen(field) || strncmp(line, field, strlen(field))) continue;
+        const char *v = colon + 1 + (colon[1] == ' ');
+        snprintf(value, size, "%.*s", (int)strcspn(v, "\n"), v);
+        found = 1;
+    }
+    if (f) fclose(f);
+    return found;
+}
+
+/* host: what the kernel says of the same processor (x86 Linux: vendor_id, cpu family, model,
+ * model name), and at least one CPU. */
+static void check_host(const cJSON *host) {
+    CHECKF(cJSON_IsObject(host), "a host object");
+    CHECK(number(host, "logical_cpus") >= 1);
+#if defined(__x86_64__) || defined(__i386__)
+    char vendor[64], family[16], model[16], name[128];
+    if (cpuinfo_field("vendor_id", vendor, sizeof vendor) &&
+        cpuinfo_field("cpu family", family, sizeof family) &&
+        cpuinfo_field("model", model, sizeof model)) {
+        CHECKF(!strcmp(string(host, "vendor"), vendor), "vendor %s", vendor);
+        CHECKF(number(host, "family") == atof(family), "family %s", family);
+        CHECKF(number(host, "model") == atof(model), "model %s", model);
+    }
+    if (cpuinfo_field("model name", name, sizeof name))
+        CHECKF(!strcmp(string(host, "cpu"), name), "cpu '%s' against '%s'", string(host, "cpu"),
+               name);
+#endif
+}
+
 static void check_characters(const cJSON *characters) {
     int rows = 0, with_cursor = 0;
     const cJSON *c;
@@ -258,6 +298,7 @@ int main(void) {
     cJSON *root = cJSON_Parse(out_text ? out_text : "");
     CHECKF(root != NULL, "stdout is one JSON object");
     if (root) {
+        check_host(cJSON_GetObjectItemCaseSensitive(root, "host"));
         CHECK(number(root, "threads") == 2);
         CHECK(number(root, "bandwidth_mib") == 8 && number(root, "cache_mib") == 1);
         const cJSON *bandwidth = cJSON_GetObjectItemCaseSensitive(root, "bandwidth");

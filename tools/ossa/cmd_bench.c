@@ -15,6 +15,7 @@
 #include "bench_characters.h"
 #include "bench_clips.h"
 #include "bench_crowd.h"
+#include "bench_host.h"
 #include "bench_mix.h"
 #include "bench_ik.h"
 #include "bench_load.h"
@@ -85,6 +86,7 @@ typedef struct bench_report {
     size_t bandwidth_bytes; /* each array, all threads together */
     size_t cache_bytes;     /* the last-level cache: workloads of 2x it or more are memory-bound */
     unsigned threads;
+    bench_host host;
     bench_character_result characters[2 * MAX_MODELS];
     int character_cursor[2 * MAX_MODELS];
     int character_count;
@@ -180,24 +182,30 @@ static void usage(FILE *out) {
         "time it ran, not the time other programs ran meanwhile); several threads with the\n"
         "wall clock, which a loaded machine makes slower.\n"
         "The machine may be shared: figures are noisy, compare ratios from one run.\n"
-        "--json prints one object: threads, backend, seconds, bandwidth_mib, cache_mib,\n"
-        "bandwidth [{kernel, threads, bytes_per_element, gbs, gbs_start, gbs_end}],\n"
-        "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
-        "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
-        "mix [{model, characters, ns_sample, ns_mix}],\n"
-        "clips [{model, clip, plain_bytes, compact_bytes, error, budget, ns_plain,\n"
-        "ns_compact}] (runtime bytes and sampling time of each clip, plain and compact),\n"
-        "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
-        "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
-        "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
-        "ik [{model, job, ns}], root_motion [{model, what, ns}],\n"
-        "load [{model, us, us_load}] (microseconds; with --load-only the object holds only\n"
-        "load).\n"
-        "Rows name a model by its file name, with as many parent folders as tell two files\n"
-        "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
-        "outside the model's folder (refused by default).\n"
-        "Exit codes: 0 success, 1 a model that cannot be loaded, 2 usage error (an option\n"
-        "that is unknown, or without a value in its range; nothing is measured then).\n");
+        "The first line (in --json, host) names the processor: its brand and vendor, family\n"
+        "and model as CPUID numbers them (Zen 4: family 25), and the online logical CPUs;\n"
+        "compare figures taken on one kind of CPU.\n");
+    fprintf(out,
+            "--json prints one object: host {cpu, vendor, family, model, logical_cpus} (family\n"
+            "and model -1 where CPUID is not available), threads, backend, seconds,\n"
+            "bandwidth_mib, cache_mib,\n"
+            "bandwidth [{kernel, threads, bytes_per_element, gbs, gbs_start, gbs_end}],\n"
+            "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
+            "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
+            "mix [{model, characters, ns_sample, ns_mix}],\n"
+            "clips [{model, clip, plain_bytes, compact_bytes, error, budget, ns_plain,\n"
+            "ns_compact}] (runtime bytes and sampling time of each clip, plain and compact),\n"
+            "skinning [{model, workload, instances, mode, threads, vertices, mverts_per_s,\n"
+            "bytes_per_vertex, output_bytes_per_vertex, stores, in_cache; memory-bound rows also\n"
+            "memory_bytes_per_vertex, bound, bound_gbs, fraction_of_bound}],\n"
+            "ik [{model, job, ns}], root_motion [{model, what, ns}],\n"
+            "load [{model, us, us_load}] (microseconds; with --load-only the object holds only\n"
+            "host and load).\n"
+            "Rows name a model by its file name, with as many parent folders as tell two files\n"
+            "of the same name apart. --allow-unsafe-paths loads buffers at absolute paths or\n"
+            "outside the model's folder (refused by default).\n"
+            "Exit codes: 0 success, 1 a model that cannot be loaded, 2 usage error (an option\n"
+            "that is unknown, or without a value in its range; nothing is measured then).\n");
 }
 
 /* --backend's value: a backend name this CPU runs. */
@@ -540,14 +548,25 @@ static void print_json_load(const bench_report *rep) {
     fputc(']', stdout);
 }
 
+/* "host":{...}, (bench_host). */
+static void print_json_host(const bench_host *host) {
+    fputs("\"host\":{\"cpu\":", stdout);
+    print_json_string(host->cpu);
+    fputs(",\"vendor\":", stdout);
+    print_json_string(host->vendor);
+    printf(",\"family\":%d,\"model\":%d,\"logical_cpus\":%ld},", host->family, host->model,
+           host->logical_cpus);
+}
+
 static void print_json(const bench_report *rep, const bench_args *a) {
+    fputc('{', stdout);
+    print_json_host(&rep->host);
     if (a->load_only) {
-        fputc('{', stdout);
         print_json_load(rep);
         fputs("}\n", stdout);
         return;
     }
-    printf("{\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"bandwidth_mib\":%zu,"
+    printf("\"threads\":%u,\"backend\":\"%s\",\"seconds\":%g,\"bandwidth_mib\":%zu,"
            "\"cache_mib\":%zu,",
            rep->threads, ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()),
            a->seconds, rep->bandwidth_bytes >> 20, rep->cache_bytes >> 20);
@@ -644,7 +663,16 @@ static void print_table_load(const bench_report *rep) {
                rep->load[i].us_load);
 }
 
+/* The first line of the table: which processor measured the figures. */
+static void print_table_host(const bench_host *host) {
+    printf("host %s", host->cpu[0] ? host->cpu : "(processor name unknown)");
+    if (host->vendor[0]) printf(", %s", host->vendor);
+    if (host->family >= 0) printf(" family %d model %d", host->family, host->model);
+    printf(", %ld logical CPUs\n", host->logical_cpus);
+}
+
 static void print_table(const bench_report *rep, const bench_args *a) {
+    print_table_host(&rep->host);
     if (a->load_only) {
         print_table_load(rep);
         return;
@@ -937,6 +965,7 @@ int cmd_bench(int argc, char **argv) {
         return EXIT_MODEL_ERROR;
     }
     rep->threads = ossa_thread_pool_threads(pool);
+    bench_host_describe(&rep->host);
     rep->cache_bytes = cache_bytes(&a);
     rep->bandwidth_bytes = bandwidth_array_bytes(&a, rep->cache_bytes);
     int status = EXIT_OK;
