@@ -2,8 +2,8 @@
 # Loading side by side with cgltf: builds ../shared/anchors/cgltf/bench_cgltf.c against a cgltf.h,
 # then, round after round, times every shared model file with it and with `ossa bench --load-only`
 # (each the best of 50 loads of parse + buffers + checks + every accessor unpacked to floats +
-# free), one file after the other, and prints a table of both times and their ratio (median and
-# range over the rounds).
+# free), one file after the other, and prints the processor (as ossa bench names it) and a table
+# of both times and their ratio (median and range over the rounds).
 #
 #   usage: scripts/compare_cgltf.sh CGLTF_DIR [ROUNDS] [OSSA]
 #
@@ -47,7 +47,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 done
 python3 - "$WORK/times" "$SHARED/models/" <<'PY'
 import json, sys
-times, prefix, model = {}, sys.argv[2], None
+times, prefix, model, host = {}, sys.argv[2], None, None
 for line in open(sys.argv[1]):  # a cgltf line, then the ossa line of the same file
     who, rnd, text = line.split(' ', 2)
     row = json.loads(text)
@@ -56,6 +56,10 @@ for line in open(sys.argv[1]):  # a cgltf line, then the ossa line of the same f
         times.setdefault(model, {}).setdefault('cgltf', []).append(row['us_total'])
     else:
         times[model].setdefault('ossa', []).append(row['load'][0]['us'])
+        host = row.get('host', host)
+if host:  # the processor both ran on (ossa bench's host)
+    print('host: %s (%s, family %d, model %d), %d logical CPUs' % (host['cpu'], host['vendor'],
+          host['family'], host['model'], host['logical_cpus']))
 print('| model | ossa us | cgltf us | ossa / cgltf (median, range) |')
 print('| --- | --- | --- | --- |')
 for model, t in times.items():
