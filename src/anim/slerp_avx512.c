@@ -51,6 +51,20 @@ static inline void slerp_weights(__m512 rq, __m512 rs, __m512 to_mid, __m512 sig
     *w1 = _mm512_mul_ps(*w1, sign);
 }
 
+/* The tracks first to first + 3 (those below count), one per 128-bit block of o, stored to
+ * their rotations. */
+static inline void store_group(__m512 o, const ossa_track *tracks, uint32_t count, uint32_t first,
+                               float *local) {
+    if (first < count)
+        _mm_storeu_ps(local + tracks[first].target_offset, _mm512_castps512_ps128(o));
+    if (first + 1 < count)
+        _mm_storeu_ps(local + tracks[first + 1].target_offset, _mm512_extractf32x4_ps(o, 1));
+    if (first + 2 < count)
+        _mm_storeu_ps(local + tracks[first + 2].target_offset, _mm512_extractf32x4_ps(o, 2));
+    if (first + 3 < count)
+        _mm_storeu_ps(local + tracks[first + 3].target_offset, _mm512_extractf32x4_ps(o, 3));
+}
+
 /* out = w0 a + w1 b for the tracks of group j, stored to their rotations. */
 static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const ossa_track *tracks,
                                uint32_t count, uint32_t j, float *local) {
@@ -60,15 +74,7 @@ static inline void blend_store(__m512 w0, __m512 w1, __m512 a, __m512 b, const o
                          _mm512_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12));
     __m512 o = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(lanes, w0), a),
                              _mm512_mul_ps(_mm512_permutexvar_ps(lanes, w1), b));
-    uint32_t first = 4 * j;
-    if (first < count)
-        _mm_storeu_ps(local + tracks[first].target_offset, _mm512_castps512_ps128(o));
-    if (first + 1 < count)
-        _mm_storeu_ps(local + tracks[first + 1].target_offset, _mm512_extractf32x4_ps(o, 1));
-    if (first + 2 < count)
-        _mm_storeu_ps(local + tracks[first + 2].target_offset, _mm512_extractf32x4_ps(o, 2));
-    if (first + 3 < count)
-        _mm_storeu_ps(local + tracks[first + 3].target_offset, _mm512_extractf32x4_ps(o, 3));
+    store_group(o, tracks, count, 4 * j, local);
 }
 
 /* One Horner step of the series (slerp.c's SERIES_STEP) for term i, t2 the squared parameter. */
@@ -170,10 +176,7 @@ void ossa_slerp_tracks4_avx512(const float *keys, uint32_t stride, const ossa_tr
     slerp_weights(_mm512_permute_ps(r, 0x00), _mm512_permute_ps(r, 0xaa), to_mid, sign, first_half,
                   &w0, &w1);
     __m512 o = _mm512_add_ps(_mm512_mul_ps(w0, a), _mm512_mul_ps(w1, b));
-    _mm_storeu_ps(local + tracks[0].target_offset, _mm512_castps512_ps128(o));
-    if (count > 1) _mm_storeu_ps(local + tracks[1].target_offset, _mm512_extractf32x4_ps(o, 1));
-    if (count > 2) _mm_storeu_ps(local + tracks[2].target_offset, _mm512_extractf32x4_ps(o, 2));
-    if (count > 3) _mm_storeu_ps(local + tracks[3].target_offset, _mm512_extractf32x4_ps(o, 3));
+    store_group(o, tracks, count, 0, local);
 }
 
 OSSA_TARGET_END
