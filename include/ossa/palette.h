@@ -88,6 +88,15 @@ ossa_result ossa_palette_world(const ossa_rig *rig, uint32_t skin, const float *
 void ossa_fk_palettes_world(const ossa_rig *rig, const ossa_pose *pose, float *world,
                             float *palettes);
 
+/**
+ * ::ossa_fk_palettes_world for `count` poses of one rig: pose k writes `worlds[k]` and
+ * `palettes[k]`. The same values bit for bit as one call per pose; with AVX-512, rigs of at
+ * most 256 nodes go four poses at a time through each vector operation, about a fifth less
+ * time per pose. ::ossa_characters_update uses it for the characters of one model.
+ */
+void ossa_fk_palettes_world_many(const ossa_rig *rig, const ossa_pose *poses, uint32_t count,
+                                 float *const *worlds, float *const *palettes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,18 +130,36 @@ const ossa_model *ossa_character_model(const ossa_character *character) {
     return character->model;
 }
 
-void ossa_character_finish(ossa_character *c) {
+/* The dual quaternions of a character whose model keeps them, from its palettes. */
+static void finish_dual_quats(ossa_character *c) {
+    if (!c->dual_quats) return;
     const ossa_model *model = c->model;
     const ossa_rig *rig = model->rig;
-    ossa_fk_palettes_world(rig, &c->pose, c->world, c->palettes);
-    if (!c->dual_quats) return;
     for (uint32_t s = 0; s < rig->skin_count; s++) {
         size_t at = 12 * (size_t)model->palette_offset[s];
         ossa_skin_dual_quats(c->palettes + at, rig->skins[s].joint_count, c->dual_quats + at);
     }
 }
 
-void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, double clock,
+void ossa_character_finish(ossa_character *c) {
+    ossa_fk_palettes_world(c->model->rig, &c->pose, c->world, c->palettes);
+    finish_dual_quats(c);
+}
+
+void ossa_character_finish_four(ossa_character *const *characters, uint32_t count) {
+    ossa_pose poses[4] = {{NULL, NULL}};
+    float *worlds[4] = {NULL}, *palettes[4] = {NULL};
+    for (uint32_t k = 0; k < count && k < 4; k++) {
+        poses[k] = characters[k]->pose;
+        worlds[k] = characters[k]->world;
+        palettes[k] = characters[k]->palettes;
+    }
+    ossa_fk_palettes_world_many(characters[0]->model->rig, poses, count, worlds, palettes);
+    for (uint32_t k = 0; k < count; k++)
+        finish_dual_quats(characters[k]);
+}
+
+void ossa_character_sample_checked(ossa_character *c, const ossa_clip *clip, double clock,
                                    ossa_wrap wrap) {
     float time = 0.0f;
     if (!clip) {
@@ -155,6 +173,11 @@ void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, dou
         ossa_clip_sample_unchecked(clip, time, &c->cursor, &c->pose);
     }
     if (c->materials) ossa_model_sample_materials(c->model, &clip, &time, 1, c->materials);
+}
+
+void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, double clock,
+                                   ossa_wrap wrap) {
+    ossa_character_sample_checked(c, clip, clock, wrap);
     ossa_character_finish(c);
 }
 

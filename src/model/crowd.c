@@ -31,11 +31,22 @@ static void check_range(void *user, size_t begin, size_t end) {
         if (!acceptable(job, i)) atomic_store(&job->refused, 1);
 }
 
+/* Up to four characters in a row of one model are sampled, then go through FK and palettes
+ * together (four poses share each vector operation where the processor allows it). */
 static void update_range(void *user, size_t begin, size_t end) {
     const crowd_job *job = user;
-    for (size_t i = begin; i < end; i++)
-        ossa_character_update_checked(job->characters[i], job->clips ? job->clips[i] : NULL,
-                                      job->clocks[i], job->wrap);
+    ossa_character *group[4];
+    size_t i = begin;
+    while (i < end) {
+        const ossa_model *model = ossa_character_model(job->characters[i]);
+        uint32_t n = 0;
+        for (; i < end && n < 4 && ossa_character_model(job->characters[i]) == model; i++) {
+            ossa_character_sample_checked(job->characters[i], job->clips ? job->clips[i] : NULL,
+                                          job->clocks[i], job->wrap);
+            group[n++] = job->characters[i];
+        }
+        ossa_character_finish_four(group, n);
+    }
 }
 
 ossa_result ossa_characters_update(ossa_character *const *characters, uint32_t count,

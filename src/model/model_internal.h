@@ -67,6 +67,14 @@ ossa_result ossa_model_layout_characters(ossa_model *model, ossa_error *error);
 void ossa_character_update_checked(ossa_character *character, const ossa_clip *clip, double clock,
                                    ossa_wrap wrap);
 
+/* The update's first part: the pose (and animated materials) alone, without FK or palettes. */
+void ossa_character_sample_checked(ossa_character *character, const ossa_clip *clip, double clock,
+                                   ossa_wrap wrap);
+
+/* ossa_character_finish of 1-4 characters of one model, their FK and palettes together
+ * (ossa_fk_palettes_world_many). */
+void ossa_character_finish_four(ossa_character *const *characters, uint32_t count);
+
 /* Floats of one material's animated values in a character (character_material.c). */
 #define MATERIAL_STATE_FLOATS 19
 

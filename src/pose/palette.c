@@ -77,3 +77,15 @@ void ossa_fk_palettes_world(const ossa_rig *rig, const ossa_pose *pose, float *w
         palettes += 12 * (size_t)rig->skins[s].joint_count;
     }
 }
+
+void ossa_fk_palettes_world_many(const ossa_rig *rig, const ossa_pose *poses, uint32_t count,
+                                 float *const *worlds, float *const *palettes) {
+    uint32_t k = 0;
+#ifdef OSSA_POSE_AVX512
+    if (rig->node_count <= OSSA_FK4_MAX_NODES && ossa_pose_avx512_supported())
+        for (; k + 4 <= count; k += 4)
+            ossa_fk_palettes4_avx512(rig, poses + k, worlds + k, palettes + k);
+#endif
+    for (; k < count; k++)
+        ossa_fk_palettes_world(rig, &poses[k], worlds[k], palettes[k]);
+}

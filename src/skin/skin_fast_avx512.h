@@ -346,10 +346,11 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
     /* A DQS block is a long dependency chain, so the out-of-order window spans too few blocks
      * to hide memory latency: meshes too large for the caches (measured by their positions
      * and normals, as OSSA_SKIN_STORES_AUTO measures them) fetch ahead. ~1.3x on a 1M-vertex
-     * mesh on Zen 4, where LBS got slower; on an Intel Xeon (2026-11-27, a 4M-vertex mesh) LBS
-     * gained 1.08-1.20x too. A crowd's small shared meshes stay in cache whatever it stores. */
-    int prefetch =
-        (ctx->dqs || __builtin_cpu_is("intel")) && mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
+     * mesh on Zen 4, where LBS got slower, so LBS does not on AMD family 19h (Zen 3 and 4). LBS
+     * gained 1.08-1.20x on an Intel Xeon (2026-11-27) and 1.6-1.9x on Zen 5 (2026-11-28), both
+     * on a 4M-vertex mesh. A crowd's small shared meshes stay in cache whatever it stores. */
+    int prefetch = (ctx->dqs || !__builtin_cpu_is("amdfam19h")) &&
+                   mesh->slot_count * 24 >= SKIN_NONTEMPORAL_BYTES;
     int rotation = dqs_unit_rotation(ctx, nrm);
     for (size_t bi = first; bi < last; bi++) {
         const skin_block *b = &mesh->blocks[bi];

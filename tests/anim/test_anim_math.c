@@ -637,6 +637,72 @@ static void test_pose_avx512(void) {
 }
 #endif
 
+/* ossa_fk_palettes_world_many equals one ossa_fk_palettes_world per pose, bit for bit: random
+ * rigs of two skins, at and past the four-pose kernel's node limit, every count of poses from 0
+ * to 9 (groups of four and what is left). */
+static void test_fk_many(void) {
+    enum { MAX_NODES = 300, POSES = 9, J0 = 7, J1 = 30 };
+    static const uint32_t node_counts[] = {1, 2, 5, 40, 256, 257, MAX_NODES};
+    static int32_t parent[MAX_NODES], index[MAX_NODES], none[MAX_NODES], joints[J0 + J1];
+    static const char *names[MAX_NODES];
+    static uint8_t fixed[MAX_NODES];
+    static uint32_t zero[MAX_NODES];
+    static float fixed_local[12 * MAX_NODES], ibm[12 * (J0 + J1)];
+    static ossa_trs rest[MAX_NODES], local[POSES][MAX_NODES];
+    static float world[POSES][12 * MAX_NODES], ref_world[12 * MAX_NODES];
+    static float palettes[POSES][12 * (J0 + J1)], ref_palettes[12 * (J0 + J1)];
+    for (size_t r = 0; r < sizeof node_counts / sizeof *node_counts; r++) {
+        uint32_t n = node_counts[r];
+        for (uint32_t i = 0; i < n; i++) {
+            parent[i] = i == 0 ? -1 : frand() < 0.6 ? (int32_t)i - 1 : (int32_t)(frand() * i);
+            if (i % 11 == 5) parent[i] = -1; /* a second root */
+            index[i] = (int32_t)i;
+            none[i] = -1;
+            fixed[i] = frand() < 0.1;
+            for (int k = 0; k < 12; k++)
+                fixed_local[12 * i + k] = (float)(frand() * 2.0 - 1.0);
+            for (int p = 0; p < POSES; p++) {
+                ossa_trs *l = &local[p][i];
+                for (int k = 0; k < 3; k++) {
+                    l->translation[k] = (float)(frand() * 2.0 - 1.0);
+                    l->scale[k] = (float)(0.8 + 0.45 * frand());
+                }
+                random_quat(l->rotation);
+            }
+            rest[i] = local[0][i];
+        }
+        for (int j = 0; j < J0 + J1; j++) {
+            joints[j] = (int32_t)(frand() * n);
+            for (int k = 0; k < 12; k++)
+                ibm[12 * j + k] = (float)(frand() * 2.0 - 1.0);
+        }
+        ossa_rig_skin skins[2] = {{J0, joints, ibm, 0, NULL},
+                                  {J1, joints + J0, ibm + 12 * J0, 0, NULL}};
+        ossa_rig rig = {n,    parent, index, index, names, rest, fixed, fixed_local, none,
+                        none, 0,      zero,  zero,  NULL,  2,    skins, J1};
+        ossa_pose poses[POSES];
+        float *worlds[POSES], *palette_of[POSES];
+        for (int p = 0; p < POSES; p++) {
+            poses[p] = (ossa_pose){local[p], NULL};
+            worlds[p] = world[p];
+            palette_of[p] = palettes[p];
+        }
+        for (uint32_t count = 0; count <= POSES; count++) {
+            memset(world, 0xff, sizeof world);
+            memset(palettes, 0xff, sizeof palettes);
+            ossa_fk_palettes_world_many(&rig, poses, count, worlds, palette_of);
+            int differ = 0;
+            for (uint32_t p = 0; p < POSES; p++) {
+                ossa_fk_palettes_world(&rig, &poses[p], ref_world, ref_palettes);
+                int same = !memcmp(world[p], ref_world, 12 * sizeof(float) * n) &&
+                           !memcmp(palettes[p], ref_palettes, sizeof ref_palettes);
+                differ += p < count ? !same : same; /* poses past count stay unwritten */
+            }
+            CHECKF(differ == 0, "%u nodes, %u poses: %d differ", n, count, differ);
+        }
+    }
+}
+
 /* Hand-built document: children before parents, a node outside every scene, a TRS matrix
  * (decomposed) and a sheared matrix (kept fixed). */
 static void test_rig_build(void) {
@@ -722,6 +788,7 @@ int main(void) {
 #ifdef OSSA_POSE_AVX512
     test_pose_avx512();
 #endif
+    test_fk_many();
     test_rig_build();
     return ossa_test_finish("anim_math");
 }

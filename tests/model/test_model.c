@@ -153,7 +153,23 @@ static void check_skinning(const char *name, const ossa_model *model, const ossa
     free(got), free(want), free(got_n), free(want_n);
 }
 
-/* A crowd over a pool equals one update per character. */
+/* Two characters of one model have the same world matrices, palettes and dual quaternions. */
+static int same_outputs(const ossa_model *model, const ossa_character *a, const ossa_character *b) {
+    const ossa_rig *rig = ossa_model_rig(model);
+    int same = !memcmp(ossa_character_world(a), ossa_character_world(b),
+                       12 * sizeof(float) * rig->node_count);
+    for (uint32_t s = 0; s < rig->skin_count; s++) {
+        size_t n = 12 * (size_t)rig->skins[s].joint_count;
+        same &=
+            !memcmp(ossa_character_palette(a, s), ossa_character_palette(b, s), n * sizeof(float));
+        const float *dq = ossa_character_dual_quats(a, s);
+        if (dq) same &= !memcmp(dq, ossa_character_dual_quats(b, s), n * sizeof(float));
+    }
+    return same;
+}
+
+/* A crowd over a pool (four characters at a time through FK and palettes) equals one update
+ * per character. */
 static void check_crowd(const char *name, const ossa_model *model) {
     enum { COUNT = 37 };
     ossa_character *crowd[COUNT], *alone[COUNT];
@@ -172,11 +188,9 @@ static void check_crowd(const char *name, const ossa_model *model) {
     }
     CHECK(ossa_characters_update(crowd, COUNT, clips, clocks, OSSA_WRAP_PING_PONG, pool, NULL) ==
           OSSA_OK);
-    const ossa_rig *rig = ossa_model_rig(model);
     int mismatches = 0;
     for (int i = 0; i < COUNT; i++)
-        mismatches += memcmp(ossa_character_world(crowd[i]), ossa_character_world(alone[i]),
-                             12 * sizeof(float) * rig->node_count) != 0;
+        mismatches += !same_outputs(model, crowd[i], alone[i]);
     CHECKF(mismatches == 0, "%s: %d crowd characters differ from single updates", name, mismatches);
     for (int i = 0; i < COUNT; i++)
         ossa_character_free(crowd[i]), ossa_character_free(alone[i]);
@@ -236,9 +250,56 @@ static void check_fox_lookup(void) {
     ossa_model_free(model);
 }
 
+/* A crowd of two models in an irregular order (runs of one to five characters of a model, so
+ * that groups of four break at every position) equals one update per character. */
+static void check_mixed_crowd(void) {
+    enum { COUNT = 41 };
+    counting_allocator counter = {0, 0};
+    ossa_model *models[2] = {
+        load_model(ossa_test_shared_path("models/Fox/Fox.glb"), &counter, 1),
+        load_model(ossa_test_shared_path("models/CesiumMan/glTF-Binary/CesiumMan.glb"), &counter,
+                   0)};
+    if (!models[0] || !models[1]) {
+        ossa_model_free(models[0]), ossa_model_free(models[1]);
+        return;
+    }
+    ossa_character *crowd[COUNT], *alone[COUNT];
+    const ossa_clip *clips[COUNT];
+    double clocks[COUNT];
+    static const int runs[] = {1, 4, 2, 5, 3, 1, 1, 4, 4, 2, 3, 5, 1, 2, 3};
+    int which = 0, left = runs[0], run = 0;
+    for (int i = 0; i < COUNT; i++) {
+        if (left == 0) {
+            which ^= 1;
+            run = (run + 1) % (int)(sizeof runs / sizeof *runs);
+            left = runs[run];
+        }
+        left--;
+        const ossa_model *model = models[which];
+        CHECK(ossa_character_create(model, &crowd[i], NULL) == OSSA_OK);
+        CHECK(ossa_character_create(model, &alone[i], NULL) == OSSA_OK);
+        clips[i] = ossa_model_clip(model, (uint32_t)i % ossa_model_clip_count(model));
+        clocks[i] = 0.051 * i;
+        CHECK(ossa_character_update(alone[i], clips[i], clocks[i], OSSA_WRAP_LOOP, NULL) ==
+              OSSA_OK);
+    }
+    CHECK(ossa_characters_update(crowd, COUNT, clips, clocks, OSSA_WRAP_LOOP, NULL, NULL) ==
+          OSSA_OK);
+    int mismatches = 0;
+    for (int i = 0; i < COUNT; i++)
+        mismatches += !same_outputs(ossa_character_model(crowd[i]), crowd[i], alone[i]);
+    CHECKF(mismatches == 0, "%d characters of a mixed crowd differ from single updates",
+           mismatches);
+    for (int i = 0; i < COUNT; i++)
+        ossa_character_free(crowd[i]), ossa_character_free(alone[i]);
+    ossa_model_free(models[0]);
+    ossa_model_free(models[1]);
+}
+
 int main(void) {
     ossa_test_walk(ossa_test_shared_path("models"), ".glb", check_model, NULL);
     ossa_test_walk(ossa_test_shared_path("models"), ".gltf", check_model, NULL);
     check_fox_lookup();
+    check_mixed_crowd();
     return ossa_test_finish("model_runtime");
 }

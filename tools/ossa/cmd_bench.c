@@ -118,7 +118,9 @@ static void usage(FILE *out) {
         "  - ns per character for sample + FK + palette, with and without a cursor, over a\n"
         "    crowd of --characters characters (default 1000), each model's first clip; the\n"
         "    palettes are world-space (joint world x inverse bind), as ossa_character_update\n"
-        "    computes them;\n"
+        "    computes them; each step a call per character (what total adds up), then FK and\n"
+        "    palettes again four characters at a time (ossa_fk_palettes_world_many, as the\n"
+        "    runtime API updates a crowd: fk+palette x4, ns_fk_palette_many in --json);\n"
         "  - a crowd through the runtime API (ossa_characters_update: sample, FK and every\n"
         "    skin's palette) of --crowd characters (default 10000), ms per frame on 1 thread\n"
         "    and on --threads threads;\n"
@@ -190,7 +192,8 @@ static void usage(FILE *out) {
             "and model -1 where CPUID is not available), threads, backend, seconds,\n"
             "bandwidth_mib, cache_mib,\n"
             "bandwidth [{kernel, threads, bytes_per_element, gbs, gbs_start, gbs_end}],\n"
-            "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total}],\n"
+            "characters [{model, cursor, joints, nodes, ns_sample, ns_fk, ns_palette, ns_total,\n"
+            "ns_fk_palette_many}],\n"
             "crowd [{model, characters, threads, ms_per_frame, ns_per_character}],\n"
             "mix [{model, characters, ns_sample, ns_mix}],\n"
             "clips [{model, clip, plain_bytes, compact_bytes, error, budget, ns_plain,\n"
@@ -577,9 +580,9 @@ static void print_json(const bench_report *rep, const bench_args *a) {
         printf("%s{\"model\":", i ? "," : "");
         print_json_string(c->model);
         printf(",\"cursor\":%s,\"joints\":%d,\"nodes\":%d,\"ns_sample\":%.1f,\"ns_fk\":%.1f,"
-               "\"ns_palette\":%.1f,\"ns_total\":%.1f}",
+               "\"ns_palette\":%.1f,\"ns_total\":%.1f,\"ns_fk_palette_many\":%.1f}",
                rep->character_cursor[i] ? "true" : "false", c->joints, c->nodes, c->ns_sample,
-               c->ns_fk, c->ns_palette, c->ns_total);
+               c->ns_fk, c->ns_palette, c->ns_total, c->ns_fk_palette_many);
     }
     fputs("],\"crowd\":[", stdout);
     for (int i = 0; i < rep->crowd_count; i++) {
@@ -681,13 +684,13 @@ static void print_table(const bench_report *rep, const bench_args *a) {
            ossa_skin_backend_name(a->backend ? a->backend : ossa_skin_backend_best()));
     print_table_bandwidth(rep);
     printf("\nsample + FK + palette, ns per character (crowd of %d):\n", a->characters);
-    printf("  %-48s %6s %6s %9s %7s %8s %8s\n", "model", "cursor", "joints", "sample", "fk",
-           "palette", "total");
+    printf("  %-48s %6s %6s %9s %7s %8s %8s %14s\n", "model", "cursor", "joints", "sample", "fk",
+           "palette", "total", "fk+palette x4");
     for (int i = 0; i < rep->character_count; i++) {
         const bench_character_result *c = &rep->characters[i];
-        printf("  %-48s %6s %6d %9.1f %7.1f %8.1f %8.1f\n", c->model,
+        printf("  %-48s %6s %6d %9.1f %7.1f %8.1f %8.1f %14.1f\n", c->model,
                rep->character_cursor[i] ? "yes" : "no", c->joints, c->ns_sample, c->ns_fk,
-               c->ns_palette, c->ns_total);
+               c->ns_palette, c->ns_total, c->ns_fk_palette_many);
     }
     printf("\ncrowd through the runtime API (sample + FK + every palette):\n");
     printf("  %-48s %10s %7s %12s %14s\n", "model", "characters", "threads", "ms/frame",
