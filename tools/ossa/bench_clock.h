@@ -7,6 +7,11 @@
 
 #define BENCH_SLICES 10
 
+/* The shortest stretch a best-of figure times as one sample, in seconds: the thread CPU clock of
+ * a KVM guest now and then misses a few microseconds, which a sample of tens of microseconds
+ * would keep as a figure up to 1.5x too fast (seen on a Zen 5 host, 2026-11-28). */
+#define BENCH_GROUP_SECONDS 1e-3
+
 /* Monotonic time in nanoseconds. */
 static inline double bench_now_ns(void) {
     struct timespec ts;
