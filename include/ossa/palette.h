@@ -92,7 +92,8 @@ void ossa_fk_palettes_world(const ossa_rig *rig, const ossa_pose *pose, float *w
  * ::ossa_fk_palettes_world for `count` poses of one rig: pose k writes `worlds[k]` and
  * `palettes[k]`. The same values bit for bit as one call per pose; with AVX-512, rigs of at
  * most 256 nodes go four poses at a time through each vector operation, about a fifth less
- * time per pose. ::ossa_characters_update uses it for the characters of one model.
+ * time per pose; that path keeps every node's world rows on the stack (192 bytes a node, at most
+ * 48 KiB). ::ossa_characters_update uses it for the characters of one model.
  */
 void ossa_fk_palettes_world_many(const ossa_rig *rig, const ossa_pose *poses, uint32_t count,
                                  float *const *worlds, float *const *palettes);

@@ -14,6 +14,8 @@
 OSSA_TARGET_BEGIN("avx512f,fma")
 #include <immintrin.h>
 
+#include "pose/trs_entries_avx512.h"
+
 /* The rows of a 3x4 matrix, each register one row of the four poses. */
 typedef struct rows4 {
     __m512 r0, r1, r2;
@@ -47,40 +49,28 @@ static OSSA_SIMD_INLINE rows4 product(rows4 a, rows4 b) {
     return out;
 }
 
-/* Row r of T * R * S from the blocks of (qx qy qz qw), (tx ty tz qx) and (qw sx sy sz): the
- * formula and constants of local_from_trs in pose_avx512.c, restricted to row r and repeated in
- * every block. */
+/* The rows of T * R * S (trs_entries_avx512.h) for the four poses: row r of pose_avx512.c's
+ * constants repeated in every block. */
 #define REPEAT_I(a, b, c, d) _mm512_broadcast_i32x4(_mm_setr_epi32(a, b, c, d))
 #define REPEAT_F(a, b, c, d) _mm512_broadcast_f32x4(_mm_setr_ps(a, b, c, d))
-static OSSA_SIMD_INLINE __m512 local_row(__m512 q, __m512 t, __m512 s, __m512i a1, __m512i a2,
-                                         __m512i b1, __m512i b2, __m512 flip, __m512 k, __m512 c,
-                                         __m512i factor) {
-    __m512 ab = _mm512_mul_ps(_mm512_permutevar_ps(q, a1), _mm512_permutevar_ps(q, a2));
-    __m512 bb = _mm512_castsi512_ps(_mm512_xor_si512(
-        _mm512_castps_si512(_mm512_permutevar_ps(q, b2)), _mm512_castps_si512(flip)));
-    ab = _mm512_fmadd_ps(_mm512_permutevar_ps(q, b1), bb, ab);
-    __m512 rot = _mm512_fmadd_ps(k, ab, c);
-    return _mm512_mul_ps(rot, _mm512_permutex2var_ps(s, factor, t));
-}
-
 static OSSA_SIMD_INLINE rows4 local_rows(const ossa_trs *const local[4], uint32_t node) {
     const float *f[4] = {local[0][node].translation, local[1][node].translation,
                          local[2][node].translation, local[3][node].translation};
     __m512 t = gather_fields(f, 0), q = gather_fields(f, 3), s = gather_fields(f, 6);
     /* s_c of block k at 4 k + 1 + c; t_r at 16 + 4 k + r, in the second source */
     rows4 out = {
-        local_row(q, t, s, REPEAT_I(1, 0, 0, 3), REPEAT_I(1, 1, 2, 3), REPEAT_I(2, 3, 3, 3),
-                  REPEAT_I(2, 2, 1, 3), REPEAT_F(0.0f, -0.0f, 0.0f, 0.0f),
-                  REPEAT_F(-2.0f, 2.0f, 2.0f, 0.0f), REPEAT_F(1.0f, 0.0f, 0.0f, 1.0f),
-                  _mm512_setr_epi32(1, 2, 3, 16, 5, 6, 7, 20, 9, 10, 11, 24, 13, 14, 15, 28)),
-        local_row(q, t, s, REPEAT_I(0, 0, 1, 3), REPEAT_I(1, 0, 2, 3), REPEAT_I(3, 2, 3, 3),
-                  REPEAT_I(2, 2, 0, 3), REPEAT_F(0.0f, 0.0f, -0.0f, 0.0f),
-                  REPEAT_F(2.0f, -2.0f, 2.0f, 0.0f), REPEAT_F(0.0f, 1.0f, 0.0f, 1.0f),
-                  _mm512_setr_epi32(1, 2, 3, 17, 5, 6, 7, 21, 9, 10, 11, 25, 13, 14, 15, 29)),
-        local_row(q, t, s, REPEAT_I(0, 1, 0, 3), REPEAT_I(2, 2, 0, 3), REPEAT_I(3, 3, 1, 3),
-                  REPEAT_I(1, 0, 1, 3), REPEAT_F(-0.0f, 0.0f, 0.0f, 0.0f),
-                  REPEAT_F(2.0f, 2.0f, -2.0f, 0.0f), REPEAT_F(0.0f, 0.0f, 1.0f, 1.0f),
-                  _mm512_setr_epi32(1, 2, 3, 18, 5, 6, 7, 22, 9, 10, 11, 26, 13, 14, 15, 30)),
+        trs_entries(q, t, s, REPEAT_I(1, 0, 0, 3), REPEAT_I(1, 1, 2, 3), REPEAT_I(2, 3, 3, 3),
+                    REPEAT_I(2, 2, 1, 3), REPEAT_F(0.0f, -0.0f, 0.0f, 0.0f),
+                    REPEAT_F(-2.0f, 2.0f, 2.0f, 0.0f), REPEAT_F(1.0f, 0.0f, 0.0f, 1.0f),
+                    _mm512_setr_epi32(1, 2, 3, 16, 5, 6, 7, 20, 9, 10, 11, 24, 13, 14, 15, 28)),
+        trs_entries(q, t, s, REPEAT_I(0, 0, 1, 3), REPEAT_I(1, 0, 2, 3), REPEAT_I(3, 2, 3, 3),
+                    REPEAT_I(2, 2, 0, 3), REPEAT_F(0.0f, 0.0f, -0.0f, 0.0f),
+                    REPEAT_F(2.0f, -2.0f, 2.0f, 0.0f), REPEAT_F(0.0f, 1.0f, 0.0f, 1.0f),
+                    _mm512_setr_epi32(1, 2, 3, 17, 5, 6, 7, 21, 9, 10, 11, 25, 13, 14, 15, 29)),
+        trs_entries(q, t, s, REPEAT_I(0, 1, 0, 3), REPEAT_I(2, 2, 0, 3), REPEAT_I(3, 3, 1, 3),
+                    REPEAT_I(1, 0, 1, 3), REPEAT_F(-0.0f, 0.0f, 0.0f, 0.0f),
+                    REPEAT_F(2.0f, 2.0f, -2.0f, 0.0f), REPEAT_F(0.0f, 0.0f, 1.0f, 1.0f),
+                    _mm512_setr_epi32(1, 2, 3, 18, 5, 6, 7, 22, 9, 10, 11, 26, 13, 14, 15, 30)),
     };
     return out;
 }

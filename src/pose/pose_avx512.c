@@ -11,6 +11,8 @@
 OSSA_TARGET_BEGIN("avx512f,fma")
 #include <immintrin.h>
 
+#include "pose/trs_entries_avx512.h"
+
 int ossa_pose_avx512_supported(void) {
     return __builtin_cpu_supports("avx512f");
 }
@@ -50,11 +52,8 @@ static inline void store12(float *out, __m512 v) {
     _mm_storeu_ps(out + 8, _mm512_extractf32x4_ps(v, 2));
 }
 
-/* T * R * S of a TRS. Entry (r, c) of the rotation is C + K (A1 A2 + B1 B2) as in
- * xf_rows_from_trs (pose/xform.h), e.g. 1 - 2 (yy + zz), 2 (xy - wz), with column 3 set to 1;
- * then each entry is multiplied by s_c, or in column 3 by t_r. Every operand is picked from a
- * 128-bit field repeated in all four blocks, so the picks are cheap in-block shuffles; the
- * factors s_c and t_r come from two fields through one two-source permute. */
+/* T * R * S of a TRS, its three rows in lanes 0-11 (trs_entries_avx512.h); the fields are
+ * repeated in every block, and each lane's constants describe its entry. */
 static inline __m512 local_from_trs(const ossa_trs *trs) {
     const __m512i a1 = _mm512_setr_epi32(1, 0, 0, 3, 0, 0, 1, 3, 0, 1, 0, 3, 3, 3, 3, 3);
     const __m512i a2 = _mm512_setr_epi32(1, 1, 2, 3, 1, 0, 2, 3, 2, 2, 0, 3, 3, 3, 3, 3);
@@ -73,13 +72,7 @@ static inline __m512 local_from_trs(const ossa_trs *trs) {
     __m512 t = _mm512_broadcast_f32x4(_mm_loadu_ps(f));
     __m512 q = _mm512_broadcast_f32x4(_mm_loadu_ps(f + 3));
     __m512 s = _mm512_broadcast_f32x4(_mm_loadu_ps(f + 6));
-    /* column 3: products of w (finite) times k = 0, plus 1 */
-    __m512 ab = _mm512_mul_ps(_mm512_permutevar_ps(q, a1), _mm512_permutevar_ps(q, a2));
-    __m512 bb = _mm512_castsi512_ps(_mm512_xor_si512(
-        _mm512_castps_si512(_mm512_permutevar_ps(q, b2)), _mm512_castps_si512(flip)));
-    ab = _mm512_fmadd_ps(_mm512_permutevar_ps(q, b1), bb, ab);
-    __m512 rot = _mm512_fmadd_ps(k, ab, c);
-    return _mm512_mul_ps(rot, _mm512_permutex2var_ps(s, factor, t));
+    return trs_entries(q, t, s, a1, a2, b1, b2, flip, k, c, factor);
 }
 
 /* Local matrix of node i. */

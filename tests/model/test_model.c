@@ -168,6 +168,20 @@ static int same_outputs(const ossa_model *model, const ossa_character *a, const 
     return same;
 }
 
+/* Updates `alone` one character at a time and `crowd` (the same models, clips and clocks) through
+ * ossa_characters_update; returns how many crowd characters differ from their single update. */
+static int crowd_mismatches(ossa_character **crowd, ossa_character **alone, uint32_t count,
+                            const ossa_clip **clips, const double *clocks, ossa_wrap wrap,
+                            ossa_thread_pool *pool) {
+    for (uint32_t i = 0; i < count; i++)
+        CHECK(ossa_character_update(alone[i], clips[i], clocks[i], wrap, NULL) == OSSA_OK);
+    CHECK(ossa_characters_update(crowd, count, clips, clocks, wrap, pool, NULL) == OSSA_OK);
+    int mismatches = 0;
+    for (uint32_t i = 0; i < count; i++)
+        mismatches += !same_outputs(ossa_character_model(crowd[i]), crowd[i], alone[i]);
+    return mismatches;
+}
+
 /* A crowd over a pool (four characters at a time through FK and palettes) equals one update
  * per character. */
 static void check_crowd(const char *name, const ossa_model *model) {
@@ -183,14 +197,9 @@ static void check_crowd(const char *name, const ossa_model *model) {
         CHECK(ossa_character_create(model, &alone[i], NULL) == OSSA_OK);
         clips[i] = ossa_model_clip(model, clip_count ? (uint32_t)i % (clip_count + 1) : 0);
         clocks[i] = 0.037 * i;
-        CHECK(ossa_character_update(alone[i], clips[i], clocks[i], OSSA_WRAP_PING_PONG, NULL) ==
-              OSSA_OK);
     }
-    CHECK(ossa_characters_update(crowd, COUNT, clips, clocks, OSSA_WRAP_PING_PONG, pool, NULL) ==
-          OSSA_OK);
-    int mismatches = 0;
-    for (int i = 0; i < COUNT; i++)
-        mismatches += !same_outputs(model, crowd[i], alone[i]);
+    int mismatches =
+        crowd_mismatches(crowd, alone, COUNT, clips, clocks, OSSA_WRAP_PING_PONG, pool);
     CHECKF(mismatches == 0, "%s: %d crowd characters differ from single updates", name, mismatches);
     for (int i = 0; i < COUNT; i++)
         ossa_character_free(crowd[i]), ossa_character_free(alone[i]);
@@ -280,14 +289,8 @@ static void check_mixed_crowd(void) {
         CHECK(ossa_character_create(model, &alone[i], NULL) == OSSA_OK);
         clips[i] = ossa_model_clip(model, (uint32_t)i % ossa_model_clip_count(model));
         clocks[i] = 0.051 * i;
-        CHECK(ossa_character_update(alone[i], clips[i], clocks[i], OSSA_WRAP_LOOP, NULL) ==
-              OSSA_OK);
     }
-    CHECK(ossa_characters_update(crowd, COUNT, clips, clocks, OSSA_WRAP_LOOP, NULL, NULL) ==
-          OSSA_OK);
-    int mismatches = 0;
-    for (int i = 0; i < COUNT; i++)
-        mismatches += !same_outputs(ossa_character_model(crowd[i]), crowd[i], alone[i]);
+    int mismatches = crowd_mismatches(crowd, alone, COUNT, clips, clocks, OSSA_WRAP_LOOP, NULL);
     CHECKF(mismatches == 0, "%d characters of a mixed crowd differ from single updates",
            mismatches);
     for (int i = 0; i < COUNT; i++)
