@@ -171,8 +171,8 @@ static void check_motion(const cJSON *motion) {
 }
 
 /* The bandwidth bounds: every kernel on 1 thread and on `threads`, bytes counted as they cross
- * the memory bus (reads for ownership of ordinary stores included), the better of the run's two
- * measurements. Returns how many rows it saw. */
+ * the memory bus (reads for ownership of ordinary stores included), the better of the start's
+ * measurement and the best after it. Returns how many rows it saw. */
 static int check_bandwidth(const cJSON *bandwidth, int threads) {
     static const char *const kernels[] = {"read",    "write", "write_nt", "copy",
                                           "copy_nt", "triad", "triad_nt"};

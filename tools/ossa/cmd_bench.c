@@ -157,22 +157,21 @@ static void usage(FILE *out) {
         "Bandwidth bounds on 1 thread and on --threads threads, at the start, after each set\n"
         "of memory-bound rows and at the end of the run, the best counting (gbs_end: the best\n"
         "after the start; measured up to twice more when a skinning row would pass its bound:\n"
-        "a busy machine, never a byte count, makes it low); each thread\n"
-        "on arrays it allocated and first touched, timed from its own start (the slowest\n"
-        "counts), each array --bandwidth-mib MiB (default 2 x the last-level cache within\n"
-        "128-512): read, write, copy and triad over doubles, with ordinary and with\n"
-        "non-temporal (_nt) stores (64 bytes per load and store where AVX-512 is, as the\n"
-        "AVX-512 skinning path moves data; plain loops and 16-byte non-temporal stores reach\n"
-        "less on Zen 4 and would not bound it). Bytes\n"
-        "count what crosses the memory bus: an ordinary store reads its line first (read for\n"
-        "ownership), so write counts 16 bytes per element, copy 24, triad 32; write_nt 8,\n"
-        "copy_nt 16, triad_nt 24. A memory-bound skinning row (crowd, synthetic) counts its\n"
-        "bytes the same way (outputs, their reads for ownership when stored the ordinary way,\n"
-        "the synthetic mesh's prepared inputs, the crowd's palettes) and is given as a fraction\n"
-        "of the bound with its traffic pattern on as many threads: the crowd's a write, the\n"
-        "synthetic mesh's a triad, each with the store kind the kernel used (the AVX-512 path\n"
-        "stores outputs of 1 MiB or more non-temporally, and the crowd's outputs when they\n"
-        "are twice the last-level cache or more). A workload moving less than twice\n"
+        "a busy machine, never a byte count, makes it low); each thread on arrays it\n"
+        "allocated and first touched, timed from its own start (the slowest counts), each\n"
+        "array --bandwidth-mib MiB (default 2 x the last-level cache within 128-512): read,\n"
+        "write, copy and triad over doubles, with ordinary and with non-temporal (_nt) stores\n"
+        "(64 bytes per load and store where AVX-512 is, as the AVX-512 skinning path moves\n"
+        "data; plain loops and 16-byte non-temporal stores reach less on Zen 4 and would not\n"
+        "bound it). Bytes count what crosses the memory bus: an ordinary store reads its line\n"
+        "first (read for ownership), so write counts 16 bytes per element, copy 24, triad 32;\n"
+        "write_nt 8, copy_nt 16, triad_nt 24. A memory-bound skinning row (crowd, synthetic)\n"
+        "counts its bytes the same way (outputs, their reads for ownership when stored the\n"
+        "ordinary way, the synthetic mesh's prepared inputs, the crowd's palettes) and is given\n"
+        "as a fraction of the bound with its traffic pattern on as many threads: the crowd's a\n"
+        "write, the synthetic mesh's a triad, each with the store kind the kernel used (the\n"
+        "AVX-512 path stores outputs of 1 MiB or more non-temporally, and the crowd's outputs\n"
+        "when they are twice the last-level cache or more). A workload moving less than twice\n"
         "the last-level cache per pass (--cache-mib, default: cpu0's level 3 as sysfs gives\n"
         "it) may stay in cache, and copies always do: those rows have no bound. A virtual\n"
         "machine's sysfs can name more cache than it gets (480 MiB on an Intel Xeon host\n"
@@ -624,7 +623,7 @@ static void print_json(const bench_report *rep, const bench_args *a) {
 
 static void print_table_bandwidth(const bench_report *rep) {
     printf("bandwidth bounds, GB/s (bytes per element as they cross the memory bus; arrays of\n"
-           "%zu MiB; the better of the run's start and end):\n",
+           "%zu MiB; the best of the run's start, after its memory-bound rows and end):\n",
            rep->bandwidth_bytes >> 20);
     printf("  %-9s %6s %10s", "kernel", "bytes", "1 thread");
     if (rep->threads > 1) printf(" %7u threads", rep->threads);
