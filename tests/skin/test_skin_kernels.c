@@ -343,30 +343,66 @@ static void test_dqs_unit_normals(void) {
     ossa_skin_mesh_free(mesh[1]);
 }
 
-/* The AVX-512 conversion of palettes to dual quaternions agrees with the double-precision one
- * (skin_dq_from_matrix) within 1e-6, same sign, on joints of every Shepperd branch (turns near
- * 180 degrees about each axis), scaled, mirrored, zero and non-finite ones, 16 at a time and in a
- * tail. */
-static void test_dq_conversion(void) {
 #ifdef OSSA_SKIN_DQ_AVX512
-    if (!skin_dq_avx512_supported()) return;
-    enum { J = 53 };
-    uint64_t seed = 11;
-    static float palette[12 * J], got[12 * J];
-    skin_test_random_palette(&seed, J, 4.0f, palette);
-    for (int a = 0; a < 3; a++) { /* 179 degrees about axes near x, y, z: those branches */
+/* skin_dual_quats_avx512 of n joints agrees with skin_dq_from_matrix within 1e-6, same sign. */
+static void check_dq_conversion(const char *what, const float *palette, int n) {
+    float got[12 * 64];
+    skin_dual_quats_avx512(palette, (uint32_t)n, got);
+    for (int j = 0; j < n; j++) {
+        float want[12];
+        skin_dq_from_matrix(palette + 12 * j, want);
+        int bad = 0;
+        for (int e = 0; e < 12; e++) {
+            float g = got[12 * j + e], w = want[e];
+            if (isnan(w) ? !isnan(g) : !(fabsf(g - w) <= 1e-6f * fmaxf(1.0f, fabsf(w)))) bad = 1;
+        }
+        CHECKF(!bad,
+               "%s, joint %d: (%g %g %g %g | %g %g %g %g | %g) against (%g %g %g %g | %g %g %g "
+               "%g | %g)",
+               what, j, got[12 * j], got[12 * j + 1], got[12 * j + 2], got[12 * j + 3],
+               got[12 * j + 4], got[12 * j + 5], got[12 * j + 6], got[12 * j + 7], got[12 * j + 8],
+               want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8]);
+    }
+}
+
+/* Turns of 179 degrees about axes near x, y and z into joints first .. first + 2: the Shepperd
+ * branches other than the trace's. */
+static void near_half_turns(float *palette, int first) {
+    for (int a = 0; a < 3; a++) {
         double k[3] = {0.2, 0.3, 0.25}, t = 179.0 * PI / 180.0, c = cos(t), sn = sin(t);
         k[a] = 1.0;
         double len = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
         for (int i = 0; i < 3; i++)
             k[i] /= len;
         double cross[3][3] = {{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
-        float *m = palette + 12 * (1 + a);
+        float *m = palette + 12 * (first + a);
         for (int i = 0; i < 3; i++) /* Rodrigues: I cos t + [k]x sin t + (1 - cos t) k k^T */
             for (int j = 0; j < 3; j++)
                 m[4 * i + j] =
                     (float)((i == j ? c : 0.0) + sn * cross[i][j] + (1 - c) * k[i] * k[j]);
     }
+}
+
+static double det3(const float *m) {
+    return (double)m[0] * ((double)m[5] * m[10] - (double)m[6] * m[9]) -
+           (double)m[1] * ((double)m[4] * m[10] - (double)m[6] * m[8]) +
+           (double)m[2] * ((double)m[4] * m[9] - (double)m[5] * m[8]);
+}
+#endif
+
+/* The AVX-512 conversion of palettes to dual quaternions agrees with the double-precision one
+ * (skin_dq_from_matrix) within 1e-6, same sign, on joints of every Shepperd branch (turns near
+ * 180 degrees about each axis), scaled, mirrored, zero and non-finite ones, 16 at a time and in a
+ * tail; and on rigid joints, whose groups of sixteen take one Newton step for the scale (every
+ * determinant within 2% of 1, up to its edges). */
+static void test_dq_conversion(void) {
+#ifdef OSSA_SKIN_DQ_AVX512
+    if (!skin_dq_avx512_supported()) return;
+    enum { J = 53, RIGID = 40 };
+    uint64_t seed = 11;
+    static float palette[12 * J], rigid[12 * RIGID];
+    skin_test_random_palette(&seed, J, 4.0f, palette);
+    near_half_turns(palette, 1);
     for (int e = 0; e < 12; e++) {
         palette[12 * 5 + e] = e % 4 == 3 ? palette[12 * 5 + e] : 30.0f * palette[12 * 5 + e];
         palette[12 * 6 + e] = e % 4 == 3 ? 1.0f : 0.0f; /* no 3x3 part: determinant 0 */
@@ -376,22 +412,18 @@ static void test_dq_conversion(void) {
     palette[12 * 7 + 8] = -palette[12 * 7 + 8];
     palette[12 * 8 + 5] = NAN;
     palette[12 * 9 + 10] = INFINITY;
-    skin_dual_quats_avx512(palette, J, got);
-    for (int j = 0; j < J; j++) {
-        float want[12];
-        skin_dq_from_matrix(palette + 12 * j, want);
-        int bad = 0;
-        for (int e = 0; e < 12; e++) {
-            float g = got[12 * j + e], w = want[e];
-            if (isnan(w) ? !isnan(g) : !(fabsf(g - w) <= 1e-6f * fmaxf(1.0f, fabsf(w)))) bad = 1;
-        }
-        CHECKF(
-            !bad,
-            "joint %d: (%g %g %g %g | %g %g %g %g | %g) against (%g %g %g %g | %g %g %g %g | %g)",
-            j, got[12 * j], got[12 * j + 1], got[12 * j + 2], got[12 * j + 3], got[12 * j + 4],
-            got[12 * j + 5], got[12 * j + 6], got[12 * j + 7], got[12 * j + 8], want[0], want[1],
-            want[2], want[3], want[4], want[5], want[6], want[7], want[8]);
+    check_dq_conversion("scaled and special", palette, J);
+
+    skin_test_random_palette(&seed, RIGID, 4.0f, rigid);
+    near_half_turns(rigid, 17);
+    for (int j = 0; j < RIGID; j++) { /* determinants from 0.9801 to 1.0199, 1 for some */
+        double want = j % 5 == 0 ? 1.0 : 0.9801 + 0.0398 * (double)(j % 7) / 6.0;
+        float *m = rigid + 12 * j;
+        double k = cbrt(want / det3(m));
+        for (int e = 0; e < 12; e++)
+            if (e % 4 != 3) m[e] = (float)(k * m[e]);
     }
+    check_dq_conversion("rigid", rigid, RIGID);
 #endif
 }
 
