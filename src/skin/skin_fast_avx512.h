@@ -333,6 +333,132 @@ SKIN_INLINE void prefetch_block(const ossa_skin_mesh *mesh, size_t bi) {
         _mm_prefetch(d + r * SKIN_BLOCK * sizeof(float), _MM_HINT_T0);
 }
 
+/* Whole uniform LBS blocks [first, last), all of `count` influences, with fast_block's
+ * arithmetic (the same bits). A block's work is one chain of dependent steps from its joints'
+ * palette entries to its stores, and a loop of its own overlaps the chains of neighbouring
+ * blocks better than fast_range's dispatch did: the call's invariants stay in registers and the
+ * next block's palette entries are found while this block is skinned (1.14x on CesiumMan, 1.18x
+ * on Fox, Zen 5). With `fetch` (a constant), blocks below fetch_until are fetched ahead as
+ * fast_range fetches them. */
+SKIN_INLINE void lbs_uniform_run(const skin_ctx *ctx, size_t first, size_t last, float *pos,
+                                 float *nrm, size_t fetch_until, const unsigned count,
+                                 const int fetch) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    const skin_block *blocks = mesh->blocks;
+    const float *data = mesh->data;
+    const size_t weight_row =
+        (3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents) * SKIN_BLOCK;
+    const int nontemporal = ctx->nontemporal;
+    const float *next[FAST_MAX_INFLUENCES];
+    uniform_entries(ctx, &blocks[first], count, next);
+    for (size_t bi = first; bi < last; bi++) {
+        if (fetch && bi + FAST_PREFETCH_BLOCKS < fetch_until)
+            prefetch_block(mesh, bi + FAST_PREFETCH_BLOCKS);
+        const float *entries[FAST_MAX_INFLUENCES];
+        SKIN_UNROLL
+        for (unsigned k = 0; k < count; k++)
+            entries[k] = next[k];
+        if (bi + 1 < last) uniform_entries(ctx, &blocks[bi + 1], count, next);
+        const float *d = data + blocks[bi].data;
+        vf w[FAST_MAX_INFLUENCES], m[12];
+        SKIN_UNROLL
+        for (unsigned k = 0; k < count; k++)
+            w[k] = count > 1 ? V_LOAD(d + weight_row + k * SKIN_BLOCK) : V_SET1(1.0f);
+        lbs_matrix_uniform(entries, w, count, m);
+        vf op[3], p0 = V_LOAD(d), p1 = V_LOAD(d + SKIN_BLOCK), p2 = V_LOAD(d + 2 * SKIN_BLOCK);
+        SKIN_UNROLL
+        for (int r = 0; r < 3; r++)
+            op[r] =
+                V_FMA(m[4 * r], p0, V_FMA(m[4 * r + 1], p1, V_FMA(m[4 * r + 2], p2, m[4 * r + 3])));
+        store_xyz(pos + bi * SKIN_BLOCK * 3, op, nontemporal);
+        if (nrm) {
+            vf on[3];
+            const float *n = d + 3 * SKIN_BLOCK;
+            direction(m, V_LOAD(n), V_LOAD(n + SKIN_BLOCK), V_LOAD(n + 2 * SKIN_BLOCK), on);
+            store_xyz(nrm + bi * SKIN_BLOCK * 3, on, nontemporal);
+        }
+    }
+}
+
+/* Whole uniform DQS blocks [first, last) of `count` (2-4) influences of a mesh whose blended
+ * dual quaternions apply directly (dq_direct), looped as lbs_uniform_run loops LBS blocks, with
+ * fast_block's arithmetic. */
+SKIN_INLINE void dqs_uniform_run(const skin_ctx *ctx, size_t first, size_t last, float *pos,
+                                 float *nrm, size_t fetch_until, const unsigned count,
+                                 const int fetch) {
+    const ossa_skin_mesh *mesh = ctx->mesh;
+    const skin_block *blocks = mesh->blocks;
+    const float *data = mesh->data;
+    const size_t weight_row = (3 + 3 * (size_t)mesh->has_normals) * SKIN_BLOCK;
+    const float *next[FAST_MAX_INFLUENCES];
+    uniform_entries(ctx, &blocks[first], count, next);
+    for (size_t bi = first; bi < last; bi++) {
+        if (fetch && bi + FAST_PREFETCH_BLOCKS < fetch_until)
+            prefetch_block(mesh, bi + FAST_PREFETCH_BLOCKS);
+        const float *entries[FAST_MAX_INFLUENCES];
+        SKIN_UNROLL
+        for (unsigned k = 0; k < count; k++)
+            entries[k] = next[k];
+        if (bi + 1 < last) uniform_entries(ctx, &blocks[bi + 1], count, next);
+        const float *d = data + blocks[bi].data;
+        vf w[FAST_MAX_INFLUENCES], acc[9];
+        SKIN_UNROLL
+        for (unsigned k = 0; k < count; k++)
+            w[k] = V_LOAD(d + weight_row + k * SKIN_BLOCK);
+        dqs_blend_uniform(entries, w, count, acc);
+        dq_direct_block(ctx, acc, d, pos + bi * SKIN_BLOCK * 3,
+                        nrm ? nrm + bi * SKIN_BLOCK * 3 : NULL);
+    }
+}
+
+/* dqs_uniform_run with one copy per influence count (2-4). */
+SKIN_INLINE void dqs_uniform_run_count(const skin_ctx *ctx, size_t first, size_t last, float *pos,
+                                       float *nrm, size_t fetch_until, unsigned count,
+                                       const int fetch) {
+    switch (count) {
+    case 2:
+        dqs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 2, fetch);
+        break;
+    case 3:
+        dqs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 3, fetch);
+        break;
+    default:
+        dqs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 4, fetch);
+        break;
+    }
+}
+
+/* lbs_uniform_run with one copy per influence count (1-4). */
+SKIN_INLINE void lbs_uniform_run_count(const skin_ctx *ctx, size_t first, size_t last, float *pos,
+                                       float *nrm, size_t fetch_until, unsigned count,
+                                       const int fetch) {
+    switch (count) {
+    case 1:
+        lbs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 1, fetch);
+        break;
+    case 2:
+        lbs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 2, fetch);
+        break;
+    case 3:
+        lbs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 3, fetch);
+        break;
+    default:
+        lbs_uniform_run(ctx, first, last, pos, nrm, fetch_until, 4, fetch);
+        break;
+    }
+}
+
+/* The end of the run of whole uniform blocks of block bi's influence count that starts at bi
+ * (bi itself whole and uniform), within blocks [bi, last) and slots below end. */
+static size_t uniform_run_end(const ossa_skin_mesh *mesh, size_t bi, size_t last, size_t end) {
+    unsigned count = mesh->blocks[bi].count;
+    size_t run = bi + 1;
+    while (run < last && (run + 1) * SKIN_BLOCK <= end && mesh->blocks[run].uniform &&
+           mesh->blocks[run].count == count)
+        run++;
+    return run;
+}
+
 /* skin_range_impl with the whole narrow blocks of 1-4 influences on the fast path. */
 static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t begin, size_t end) {
     const ossa_skin_mesh *mesh = ctx->mesh;
@@ -362,11 +488,26 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
         /* DQS single-influence blocks read the window's matrices (dq_window_rows); other
          * uniform blocks need no window */
         int dq_single = whole && dqs_single_block(ctx, b);
-        if (whole && b->uniform && !dq_single) {
-            if (ctx->dqs)
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
+        if (whole && b->uniform && !ctx->dqs) {
+            size_t run = uniform_run_end(mesh, bi, last, end);
+            if (prefetch)
+                lbs_uniform_run_count(ctx, bi, run, pos, nrm, last, b->count, 1);
             else
-                fast_block_count(ctx, &st, bi, pos, nrm, b->count, 0, 0, 1);
+                lbs_uniform_run_count(ctx, bi, run, pos, nrm, last, b->count, 0);
+            bi = run - 1;
+            continue;
+        }
+        if (whole && b->uniform && ctx->dqs && b->count > 1 && dq_direct(mesh)) {
+            size_t run = uniform_run_end(mesh, bi, last, end);
+            if (prefetch)
+                dqs_uniform_run_count(ctx, bi, run, pos, nrm, last, b->count, 1);
+            else
+                dqs_uniform_run_count(ctx, bi, run, pos, nrm, last, b->count, 0);
+            bi = run - 1;
+            continue;
+        }
+        if (whole && b->uniform && !dq_single) { /* DQS: LBS took the run above */
+            fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
             continue;
         }
         if (b->count) state_block(&st, ctx, b);

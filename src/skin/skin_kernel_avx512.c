@@ -10,6 +10,7 @@
 OSSA_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,fma")
 #include <immintrin.h>
 
+#include "joint_rows_avx512.h"
 #include "skin_mesh_internal.h"
 
 typedef __m512 vf;
@@ -66,17 +67,17 @@ static inline void state_init(lookup_state *st, const skin_ctx *ctx) {
 }
 
 /* Transposes joints [base, base + 32) of the table into one 32-float row per element (rows of
- * joints past the end are zero), with masked gathers. */
+ * joints past the end are zero), sixteen joints at a time in registers. */
 static void load_window(lookup_state *st, int base) {
-    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     for (int half = 0; half < 2; half++) {
-        __m512i joint = _mm512_add_epi32(lane, _mm512_set1_epi32(base + 16 * half));
-        __mmask16 present = _mm512_cmplt_epu32_mask(joint, _mm512_set1_epi32((int)st->joint_count));
-        __m512i offset = _mm512_mullo_epi32(joint, _mm512_set1_epi32(SKIN_JOINT_FLOATS));
+        uint32_t first = (uint32_t)base + 16 * (uint32_t)half, n = 0;
+        if (first < st->joint_count)
+            n = st->joint_count - first < 16 ? st->joint_count - first : 16;
+        __m512 rows[16], elements[SKIN_JOINT_FLOATS];
+        load_joint_rows(n ? st->table + 12 * (size_t)first : st->table, n, rows);
+        rows_to_elements(rows, elements);
         for (int e = 0; e < SKIN_JOINT_FLOATS; e++)
-            _mm512_store_ps(
-                st->window[e] + 16 * half,
-                _mm512_mask_i32gather_ps(_mm512_setzero_ps(), present, offset, st->table + e, 4));
+            _mm512_store_ps(st->window[e] + 16 * half, elements[e]);
     }
     st->base = base;
 }
