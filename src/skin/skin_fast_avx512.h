@@ -3,8 +3,10 @@
  * uniform or narrow blocks of 1-4 influences, no active morph target, prepared order, packed
  * 64-byte aligned position/normal outputs. One copy per influence count, mode and table width keeps
  * the joint indices, weights and blended matrix in registers; the generic template (runtime counts)
- * spills them and was ~1.5x slower. The arithmetic is the template's, in the same order, so
- * both paths give the same bits (one range may mix them: partial blocks take the template).
+ * spills them and was ~1.5x slower. Runs of uniform blocks of one influence count (a
+ * prepared mesh puts each count's uniform blocks together) go through loops of their own. The
+ * arithmetic is the template's, in the same order, so both paths give the same bits (one range may
+ * mix them: partial blocks take the template).
  */
 #ifndef SKIN_FAST_AVX512_H
 #define SKIN_FAST_AVX512_H
