@@ -141,8 +141,8 @@ void skin_dual_quats_avx512(const float *palette, uint32_t joint_count, float *o
     const char *from = (const char *)palette;
     char *to = (char *)out;
     for (size_t at = 0; at < 48 * (size_t)joint_count; at += 64) {
-        _mm_prefetch(from + at, _MM_HINT_T0);
-        _m_prefetchw(to + at);
+        __builtin_prefetch(from + at, 0, 3);
+        __builtin_prefetch(to + at, 1, 3); /* prefetchw: for writing */
     }
     for (uint32_t first = 0; first < joint_count; first += 16) {
         uint32_t n = joint_count - first < 16 ? joint_count - first : 16;
