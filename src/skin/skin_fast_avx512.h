@@ -348,8 +348,7 @@ SKIN_INLINE void lbs_uniform_run(const skin_ctx *ctx, size_t first, size_t last,
     const ossa_skin_mesh *mesh = ctx->mesh;
     const skin_block *blocks = mesh->blocks;
     const float *data = mesh->data;
-    const size_t weight_row =
-        (3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents) * SKIN_BLOCK;
+    const size_t weight_row = attribute_floats(mesh);
     const int nontemporal = ctx->nontemporal;
     const float *next[FAST_MAX_INFLUENCES];
     uniform_entries(ctx, &blocks[first], count, next);
@@ -392,7 +391,7 @@ SKIN_INLINE void dqs_uniform_run(const skin_ctx *ctx, size_t first, size_t last,
     const ossa_skin_mesh *mesh = ctx->mesh;
     const skin_block *blocks = mesh->blocks;
     const float *data = mesh->data;
-    const size_t weight_row = (3 + 3 * (size_t)mesh->has_normals) * SKIN_BLOCK;
+    const size_t weight_row = attribute_floats(mesh);
     const float *next[FAST_MAX_INFLUENCES];
     uniform_entries(ctx, &blocks[first], count, next);
     for (size_t bi = first; bi < last; bi++) {
@@ -509,7 +508,8 @@ static void fast_range(const skin_ctx *ctx, const ossa_skin_output *out, size_t 
             bi = run - 1;
             continue;
         }
-        if (whole && b->uniform && !dq_single) { /* DQS: LBS took the run above */
+        /* DQS blocks the run leaves: one influence in a wide block, or a mesh with tangents */
+        if (whole && b->uniform && !dq_single) {
             fast_block_count(ctx, &st, bi, pos, nrm, b->count, 1, 0, 1);
             continue;
         }

@@ -112,10 +112,14 @@ SKIN_INLINE void dq_apply_v(const vf *q, const vf *p, const vf *n, const int nor
     if (!unit) renormalise(on);
 }
 
+/* Floats of a block's attribute rows (position, normal, tangent), where its weight rows start. */
+SKIN_INLINE size_t attribute_floats(const ossa_skin_mesh *mesh) {
+    return (3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents) * SKIN_BLOCK;
+}
+
 /* The weight rows of a block of several influences, after its attribute rows. */
 SKIN_INLINE const float *block_weights(const ossa_skin_mesh *mesh, const skin_block *b) {
-    size_t rows = 3 + 3 * (size_t)mesh->has_normals + 4 * (size_t)mesh->has_tangents;
-    return mesh->data + b->data + rows * SKIN_BLOCK;
+    return mesh->data + b->data + attribute_floats(mesh);
 }
 
 /* The blended dual quaternion and scale (9 vectors) of lanes [l, l + W) of a skinned block;
