@@ -66,6 +66,12 @@ static void motion_at(const motion_root *root, const ossa_clip *clip, double tim
 
 /* The loop count and clip time of an unwrapped position (loop wrap, duration > 0). */
 static double loop_split(double position, double start, double duration, double *tau) {
+    /* A position that is not a number (a synced layer whose group's integral overflowed in an
+     * extreme mix) counts no loop and stays at the start, as the pose's phase does. */
+    if (isnan(position)) {
+        *tau = start;
+        return 0;
+    }
     /* 2^53 loops bound the count (a double past it has no fraction left anyway). */
     double cycles = floor((position - start) / duration);
     if (cycles > 9007199254740992.0) cycles = 9007199254740992.0;

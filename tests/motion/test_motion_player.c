@@ -256,6 +256,35 @@ static void check_refusals(const motion_model *m, const ossa_clip *clip) {
     free(pl.memory);
 }
 
+/* A synced group whose weight curve reaches 1.51e308 s: its integral overflows and the layers'
+ * positions are not numbers from then on. Root motion stays finite (found by fuzz_mix). */
+static void check_extreme_sync(const motion_model *m, const ossa_clip *a, const ossa_clip *b,
+                               const ossa_root_motion_desc *desc) {
+    ossa_mix_point wa[3] = {{0, 0}, {1, 1}, {1.5, 0}}, wb[2] = {{1, 0}, {1.51e308, 1}};
+    ossa_mix_layer layers[2] = {{0}, {0}};
+    layers[0].clip = a, layers[0].weights = wa, layers[0].weight_count = 3;
+    layers[1].clip = b, layers[1].weights = wb, layers[1].weight_count = 2;
+    layers[0].sync = layers[1].sync = "legs";
+    ossa_mix_desc mix_desc = {0};
+    mix_desc.layers = layers, mix_desc.layer_count = 2;
+    ossa_mix *mix = NULL;
+    CHECK(ossa_mix_create(m->rig, &mix_desc, &mix, NULL) == OSSA_OK);
+    static const double clocks[] = {0.5, 1.25, 2, 7.5};
+    for (int i = 0; i < 4; i++) {
+        ossa_motion out;
+        CHECK(ossa_mix_root_motion(mix, desc, clocks[i], 0, &out, NULL) == OSSA_OK);
+        int finite = 1;
+        for (int c = 0; c < 3; c++)
+            finite &= isfinite(out.translation[c]);
+        for (int c = 0; c < 4; c++)
+            finite &= isfinite(out.rotation[c]);
+        CHECKF(finite, "clock %g: (%g %g %g | %g %g %g %g)", clocks[i], out.translation[0],
+               out.translation[1], out.translation[2], out.rotation[0], out.rotation[1],
+               out.rotation[2], out.rotation[3]);
+    }
+    ossa_mix_free(mix);
+}
+
 int main(void) {
     motion_model fox, cesium;
     CHECK(motion_model_load("models/Fox/Fox.glb", &fox) == 0);
@@ -273,6 +302,7 @@ int main(void) {
     check_one_clip(&cesium, man, &man_root, 1.3, 0.5);
     man_root.mode = OSSA_ROOT_MOTION_GROUND;
     check_fade(&fox, walk, run, &fox_root, 0);
+    check_extreme_sync(&fox, walk, run, &fox_root);
     check_fade(&fox, walk, run, &fox_root, 1);
     check_take_rarely(&fox, walk, &fox_root);
     check_apply(&cesium, man, &man_root);
