@@ -3,7 +3,7 @@
 # Idempotent: does nothing when every package is already installed.
 set -eu
 PACKAGES="build-essential cmake pkg-config clang clang-format libclang-rt-14-dev valgrind
-libcjson-dev libmeshoptimizer-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
+libcjson-dev libjsmn-dev libmeshoptimizer-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
 libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth
 python3-numpy python3-pytest python3-setuptools"
 

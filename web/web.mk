@@ -6,6 +6,9 @@ OUT      ?= build-web
 DEPS     ?= $(OUT)/deps
 CJSON    := $(DEPS)/cjson
 MESHOPT  := $(DEPS)/meshoptimizer
+# jsmn is one header (Debian's libjsmn-dev, installed by scripts/install-deps.sh): a copy of it
+# on its own, so that emcc does not see the rest of the host's /usr/include.
+JSMN     := $(DEPS)/jsmn
 EMCC     ?= emcc
 EMXX     ?= em++
 # Debian's emcc runs its optimiser under node and needs acorn, which Debian installs there.
@@ -21,7 +24,7 @@ PAGE := $(addprefix $(OUT)/,index.html viewer.css main.js ossa_core.js renderer.
 
 # The project's warning rules apply to its own files; cJSON and meshoptimizer are compiled as
 # Debian ships them.
-CFLAGS_COMMON := -std=c11 -O2 -MMD -MP -I include -I src -I $(CJSON) -I $(MESHOPT)
+CFLAGS_COMMON := -std=c11 -O2 -MMD -MP -I include -I src -I $(CJSON) -I $(MESHOPT) -isystem $(JSMN)
 CFLAGS_OSSA   := $(CFLAGS_COMMON) -Wall -Wextra -Wpedantic -Werror
 # What JavaScript calls: the glue (web/ossa_web.c, all web_*) and the runtime API it reads.
 EXPORTS := malloc free ossa_result_name ossa_model_file ossa_model_clip_count ossa_model_clip \
@@ -40,7 +43,7 @@ $(OUT)/ossa.js: $(OBJECTS) web/web.mk
 	@echo "web: linking $@"
 	@$(EMXX) $(LDFLAGS) $(OBJECTS) -o $@
 
-$(OUT)/obj/%.o: src/%.c $(CJSON)/cJSON.c
+$(OUT)/obj/%.o: src/%.c $(CJSON)/cJSON.c $(JSMN)/jsmn.h
 	@mkdir -p $(dir $@)
 	@echo "web: compiling $<"
 	@$(EMCC) $(CFLAGS_OSSA) -c $< -o $@
@@ -65,6 +68,10 @@ $(CJSON)/cJSON.c:
 
 $(MESHOPT)/%.cpp:
 	sh scripts/install-web-deps.sh $(DEPS)
+
+$(JSMN)/jsmn.h: /usr/include/jsmn.h
+	@mkdir -p $(JSMN)
+	@cp $< $@
 
 $(OUT)/%: web/%
 	@mkdir -p $(OUT)

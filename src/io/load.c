@@ -151,12 +151,14 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
         ossa_io_fail(L, OSSA_ERROR_JSON,
                      "the JSON text starts with a UTF-8 byte order mark, which glTF forbids");
     ossa_io_arena_reserve(L->storage, json_size);
-    const char *end = NULL;
-    L->root = cJSON_ParseWithLengthOpts((const char *)json, (size_t)json_size, &end, 0);
-    if (!L->root) {
-        size_t offset = end ? (size_t)(end - (const char *)json) : 0;
-        ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text does not parse (near byte %zu)", offset);
+    ossa_json_failure why;
+    if (!ossa_json_tree_parse((const char *)json, (size_t)json_size, &L->storage->allocator,
+                              &L->json, &why)) {
+        if (why.code == OSSA_ERROR_JSON)
+            ossa_io_fail(L, why.code, "%s (near byte %zu)", why.what, why.offset);
+        ossa_io_fail(L, why.code, "%s", why.what);
     }
+    L->root = L->json.root;
     if (!cJSON_IsObject(L->root))
         ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text is not an object");
     /* The tree holds copies of the text's strings: a file's bytes are needed from here on only
@@ -174,7 +176,7 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
     ossa_io_parse_skins(L);
     ossa_io_parse_scenes(L);
     ossa_io_parse_animations(L);
-    cJSON_Delete(L->root);
+    ossa_json_tree_free(&L->json, &L->storage->allocator);
     L->root = NULL;
     ossa_io_validate_hierarchy(L);
     ossa_io_validate_accessor_data(L);
@@ -268,7 +270,7 @@ static ossa_result load(const uint8_t *data, uint64_t size, const ossa_load_opti
 
     ossa_result result = guarded_run(L, data, size, file_name, read_path);
     if (result != OSSA_OK) {
-        if (L->root) cJSON_Delete(L->root);
+        ossa_json_tree_free(&L->json, &allocator);
         ossa_document_free(&storage->doc);
         storage = NULL;
     }

@@ -1,0 +1,441 @@
+/* JSON text to a cJSON tree in one block (json_tree.h). */
+#include "io/json_tree.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parent links make closing a bracket walk up the open containers instead of back over every
+ * token before it, which is quadratic on a long array of objects. Strict mode refuses
+ * unquoted keys and primitives that are not numbers, true, false or null. */
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS
+#include <jsmn.h>
+
+typedef struct builder {
+    const char *text;
+    const jsmntok_t *tokens;
+    int token_count;
+    int next_token;
+    cJSON *nodes;
+    size_t node_count;
+    size_t next_node;
+    char *strings; /* where the next string goes */
+    const ossa_allocator *allocator;
+    ossa_json_failure *failure;
+} builder;
+
+static int fail(ossa_json_failure *failure, ossa_result code, const char *what, size_t offset) {
+    failure->code = code;
+    failure->what = what;
+    failure->offset = offset;
+    return 0;
+}
+
+static int syntax_error(builder *b, size_t offset) {
+    return fail(b->failure, OSSA_ERROR_JSON, "the JSON text does not parse", offset);
+}
+
+/* A string token spans its text without the quotes. */
+static size_t outer_start(const jsmntok_t *t) {
+    return (size_t)t->start - (t->type == JSMN_STRING);
+}
+
+static size_t outer_end(const jsmntok_t *t) {
+    return (size_t)t->end + (t->type == JSMN_STRING);
+}
+
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t skip_space(const char *text, size_t at, size_t end) {
+    while (at < end && is_space(text[at]))
+        at++;
+    return at;
+}
+
+/* text[from, to) between two tokens must be white space around exactly one separator, or only
+ * white space when separator is 0. jsmn does not check this: it takes [1 2], [1,,2] and
+ * {"a":1,} for valid. */
+static int check_gap(builder *b, size_t from, size_t to, char separator) {
+    if (from > to) return syntax_error(b, to);
+    size_t at = skip_space(b->text, from, to);
+    if (separator) {
+        if (at == to || b->text[at] != separator) return syntax_error(b, at);
+        at = skip_space(b->text, at + 1, to);
+    }
+    if (at != to) return syntax_error(b, at);
+    return 1;
+}
+
+static int hex4(const char *s) {
+    int value = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        int digit = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+        value = value * 16 + digit;
+    }
+    return value;
+}
+
+static size_t utf8_encode(unsigned code_point, char *out) {
+    if (code_point < 0x80) {
+        out[0] = (char)code_point;
+        return 1;
+    }
+    if (code_point < 0x800) {
+        out[0] = (char)(0xC0 | (code_point >> 6));
+        out[1] = (char)(0x80 | (code_point & 0x3F));
+        return 2;
+    }
+    if (code_point < 0x10000) {
+        out[0] = (char)(0xE0 | (code_point >> 12));
+        out[1] = (char)(0x80 | ((code_point >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (code_point & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (code_point >> 18));
+    out[1] = (char)(0x80 | ((code_point >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((code_point >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (code_point & 0x3F));
+    return 4;
+}
+
+/* The string of a token, unescaped and NUL-terminated, in the block's string room (never longer
+ * than its escaped text). jsmn has checked each escape's letter and hex digits; a \u escape of
+ * half a surrogate pair without its other half is refused here, as cJSON refuses it. */
+static char *unescape(builder *b, const jsmntok_t *t) {
+    const char *s = b->text + t->start, *end = b->text + t->end;
+    char *out = b->strings, *o = out;
+    for (;;) {
+        const char *slash = memchr(s, '\\', (size_t)(end - s));
+        size_t run = (size_t)((slash ? slash : end) - s);
+        memcpy(o, s, run);
+        o += run;
+        s += run;
+        if (!slash) break;
+        char c = s[1];
+        s += 2;
+        switch (c) {
+        case 'b':
+            *o++ = '\b';
+            break;
+        case 'f':
+            *o++ = '\f';
+            break;
+        case 'n':
+            *o++ = '\n';
+            break;
+        case 'r':
+            *o++ = '\r';
+            break;
+        case 't':
+            *o++ = '\t';
+            break;
+        case 'u': {
+            unsigned code_point = (unsigned)hex4(s);
+            s += 4;
+            if (code_point >= 0xDC00 && code_point <= 0xDFFF) {
+                syntax_error(b, (size_t)(s - b->text) - 6);
+                return NULL;
+            }
+            if (code_point >= 0xD800 && code_point <= 0xDBFF) {
+                unsigned low = 0;
+                if (end - s >= 6 && s[0] == '\\' && s[1] == 'u') low = (unsigned)hex4(s + 2);
+                if (low < 0xDC00 || low > 0xDFFF) {
+                    syntax_error(b, (size_t)(s - b->text) - 6);
+                    return NULL;
+                }
+                s += 6;
+                code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+            }
+            o += utf8_encode(code_point, o);
+            break;
+        }
+        default:
+            *o++ = c;
+            break; /* " \ / */
+        }
+    }
+    *o++ = '\0';
+    b->strings = o;
+    return out;
+}
+
+/* The length of a number's text if text[0, n) follows JSON's grammar, else 0; *plain says it
+ * has no fraction and no exponent. */
+static int is_number(const char *s, size_t n, int *plain) {
+    size_t i = s[0] == '-';
+    if (i == n) return 0;
+    if (s[i] == '0')
+        i++;
+    else if (s[i] >= '1' && s[i] <= '9')
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+    else
+        return 0;
+    *plain = 1;
+    if (i < n && s[i] == '.') {
+        size_t digits = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == digits) return 0;
+        *plain = 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        size_t digits = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == digits) return 0;
+        *plain = 0;
+    }
+    return i == n;
+}
+
+/* strtod in a locale whose decimal point is not '.': the text copied with the locale's point. */
+static int number_in_locale(builder *b, const char *s, size_t n, double *value) {
+    const char *point = localeconv()->decimal_point;
+    size_t point_len = strlen(point);
+    char local[128];
+    size_t size = n * (point_len ? point_len : 1) + 1;
+    char *copy = size <= sizeof local ? local : b->allocator->alloc(b->allocator->user, size);
+    if (!copy) return fail(b->failure, OSSA_ERROR_OUT_OF_MEMORY, "out of memory", 0);
+    char *o = copy;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '.') {
+            memcpy(o, point, point_len);
+            o += point_len;
+        } else {
+            *o++ = s[i];
+        }
+    }
+    *o = '\0';
+    char *stop = NULL;
+    *value = strtod(copy, &stop);
+    int whole = stop == o;
+    if (copy != local) b->allocator->free(b->allocator->user, copy);
+    return whole ? 1 : syntax_error(b, (size_t)(s - b->text));
+}
+
+/* A number's value. Integers of up to 15 digits are exact in a double and are summed directly;
+ * the others go to strtod, which reads the token in place: jsmn's strict mode ends every
+ * primitive at a delimiter inside the text, where strtod stops too. */
+static int number_value(builder *b, const char *s, size_t n, double *value) {
+    int plain = 0;
+    if (!is_number(s, n, &plain)) return syntax_error(b, (size_t)(s - b->text));
+    size_t negative = s[0] == '-';
+    if (plain && n - negative <= 15) {
+        uint64_t whole = 0;
+        for (size_t i = negative; i < n; i++)
+            whole = whole * 10 + (uint64_t)(s[i] - '0');
+        *value = negative ? -(double)whole : (double)whole;
+        return 1;
+    }
+    char *stop = NULL;
+    *value = strtod(s, &stop);
+    if (stop == s + n) return 1;
+    return number_in_locale(b, s, n, value);
+}
+
+static int primitive(builder *b, const jsmntok_t *t, cJSON *node) {
+    const char *s = b->text + t->start;
+    size_t n = (size_t)(t->end - t->start);
+    if (n == 4 && !memcmp(s, "true", 4)) {
+        node->type = cJSON_True;
+        node->valueint = 1;
+        return 1;
+    }
+    if (n == 5 && !memcmp(s, "false", 5)) {
+        node->type = cJSON_False;
+        return 1;
+    }
+    if (n == 4 && !memcmp(s, "null", 4)) {
+        node->type = cJSON_NULL;
+        return 1;
+    }
+    double value = 0.0;
+    if (!number_value(b, s, n, &value)) return 0;
+    node->type = cJSON_Number;
+    node->valuedouble = value;
+    /* cJSON's saturating conversion */
+    node->valueint = value >= INT_MAX ? INT_MAX : value <= (double)INT_MIN ? INT_MIN : (int)value;
+    return 1;
+}
+
+static cJSON *value(builder *b, int depth);
+
+/* The members of an object or the elements of an array, their separators checked, as cJSON
+ * links them: next in order, the first's prev the last. */
+static int members(builder *b, const jsmntok_t *t, cJSON *node, int depth) {
+    int object = t->type == JSMN_OBJECT;
+    size_t at = (size_t)t->start + 1;
+    cJSON *last = NULL;
+    for (int i = 0; i < t->size; i++) {
+        if (b->next_token >= b->token_count) return syntax_error(b, at);
+        const jsmntok_t *first = &b->tokens[b->next_token];
+        if (!check_gap(b, at, outer_start(first), i ? ',' : 0)) return 0;
+        char *key = NULL;
+        if (object) {
+            if (first->type != JSMN_STRING || first->size != 1)
+                return syntax_error(b, outer_start(first));
+            if (!(key = unescape(b, first))) return 0;
+            at = outer_end(first);
+            if (++b->next_token >= b->token_count) return syntax_error(b, at);
+            if (!check_gap(b, at, outer_start(&b->tokens[b->next_token]), ':')) return 0;
+        }
+        const jsmntok_t *element = &b->tokens[b->next_token];
+        cJSON *child = value(b, depth + 1);
+        if (!child) return 0;
+        child->string = key;
+        if (last) {
+            last->next = child;
+            child->prev = last;
+        } else {
+            node->child = child;
+        }
+        last = child;
+        at = outer_end(element);
+    }
+    if (node->child) node->child->prev = last;
+    return check_gap(b, at, (size_t)t->end - 1, 0);
+}
+
+/* The value at the next token, and everything inside it. */
+static cJSON *value(builder *b, int depth) {
+    const jsmntok_t *t = &b->tokens[b->next_token++];
+    if (b->next_node == b->node_count) { /* only when jsmn's tokens do not nest as counted */
+        syntax_error(b, (size_t)t->start);
+        return NULL;
+    }
+    cJSON *node = &b->nodes[b->next_node++];
+    memset(node, 0, sizeof *node);
+    switch (t->type) {
+    case JSMN_PRIMITIVE:
+        if (!primitive(b, t, node)) return NULL;
+        break;
+    case JSMN_STRING:
+        node->type = cJSON_String;
+        if (!(node->valuestring = unescape(b, t))) return NULL;
+        break;
+    case JSMN_OBJECT:
+    case JSMN_ARRAY:
+        if (depth >= OSSA_JSON_DEPTH_MAX) {
+            fail(b->failure, OSSA_ERROR_JSON, "the JSON text nests deeper than 1000 levels",
+                 (size_t)t->start);
+            return NULL;
+        }
+        node->type = t->type == JSMN_OBJECT ? cJSON_Object : cJSON_Array;
+        if (!members(b, t, node, depth)) return NULL;
+        break;
+    default:
+        syntax_error(b, (size_t)t->start);
+        return NULL;
+    }
+    return node;
+}
+
+/* jsmn's tokens, the array doubled whenever jsmn runs out (it then resumes where it stopped).
+ * Returns the token count, or -1 with *failure filled. */
+static int tokenize(const char *text, size_t size, const ossa_allocator *a, jsmntok_t **out,
+                    ossa_json_failure *failure) {
+    jsmn_parser parser;
+    jsmn_init(&parser);
+    /* glTF has about one token per 5 bytes (Fox.glb 1 per 5.3, CesiumMan.glb 1 per 5.6), data
+     * URIs far fewer, hence the cap: growing costs a copy */
+    size_t capacity = (size / 4 < 65536 ? size / 4 : 65536) + 64;
+    jsmntok_t *tokens = a->alloc(a->user, capacity * sizeof *tokens);
+    for (;;) {
+        if (!tokens) {
+            fail(failure, OSSA_ERROR_OUT_OF_MEMORY, "out of memory", 0);
+            return -1;
+        }
+        int count = jsmn_parse(&parser, text, size, tokens, (unsigned)capacity);
+        if (count >= 0) {
+            *out = tokens;
+            return count;
+        }
+        if (count != JSMN_ERROR_NOMEM) {
+            a->free(a->user, tokens);
+            fail(failure, OSSA_ERROR_JSON, "the JSON text does not parse", parser.pos);
+            return -1;
+        }
+        jsmntok_t *grown = NULL;
+        if (capacity <= SIZE_MAX / 2 / sizeof *tokens)
+            grown = a->alloc(a->user, 2 * capacity * sizeof *tokens);
+        if (grown) memcpy(grown, tokens, capacity * sizeof *tokens);
+        a->free(a->user, tokens);
+        tokens = grown;
+        capacity *= 2;
+    }
+}
+
+/* After the root value: white space, then nothing or NUL bytes to the end. */
+static int check_rest(const char *text, size_t from, size_t size, ossa_json_failure *failure) {
+    size_t at = skip_space(text, from, size);
+    while (at < size && text[at] == '\0')
+        at++;
+    if (at != size) return fail(failure, OSSA_ERROR_JSON, "the JSON text does not parse", at);
+    return 1;
+}
+
+/* The block for the nodes (every token but the objects' keys) and the strings. */
+static void *tree_block(const jsmntok_t *tokens, int count, const ossa_allocator *a,
+                        size_t *node_count) {
+    size_t keys = 0, string_bytes = 0;
+    for (int i = 0; i < count; i++) {
+        if (tokens[i].type == JSMN_OBJECT) keys += (size_t)tokens[i].size;
+        if (tokens[i].type == JSMN_STRING)
+            string_bytes += (size_t)(tokens[i].end - tokens[i].start) + 1;
+    }
+    size_t nodes = keys < (size_t)count ? (size_t)count - keys : 0;
+    if (nodes > (SIZE_MAX - string_bytes) / sizeof(cJSON)) return NULL;
+    *node_count = nodes;
+    return a->alloc(a->user, nodes * sizeof(cJSON) + string_bytes + 1);
+}
+
+int ossa_json_tree_parse(const char *text, size_t size, const ossa_allocator *allocator,
+                         ossa_json_tree *tree, ossa_json_failure *failure) {
+    memset(tree, 0, sizeof *tree);
+    if (size >= INT_MAX)
+        return fail(failure, OSSA_ERROR_LIMIT, "the JSON text is 2 GiB or more", 0);
+    jsmntok_t *tokens = NULL;
+    int count = tokenize(text, size, allocator, &tokens, failure);
+    if (count < 0) return 0;
+    if (count == 0) {
+        allocator->free(allocator->user, tokens);
+        return fail(failure, OSSA_ERROR_JSON, "the JSON text does not parse", size);
+    }
+    size_t node_count = 0;
+    void *memory = tree_block(tokens, count, allocator, &node_count);
+    if (!memory) {
+        allocator->free(allocator->user, tokens);
+        return fail(failure, OSSA_ERROR_OUT_OF_MEMORY, "out of memory", 0);
+    }
+    builder b = {text, tokens, count, 0, memory, node_count, 0, NULL, allocator, failure};
+    b.strings = (char *)(b.nodes + node_count);
+    cJSON *root = value(&b, 0);
+    if (root && b.next_token != count) { /* a second value after the root */
+        syntax_error(&b, outer_end(&tokens[0]));
+        root = NULL;
+    }
+    if (root && !check_rest(text, outer_end(&tokens[0]), size, failure)) root = NULL;
+    allocator->free(allocator->user, tokens);
+    if (!root) {
+        allocator->free(allocator->user, memory);
+        return 0;
+    }
+    tree->root = root;
+    tree->memory = memory;
+    return 1;
+}
+
+void ossa_json_tree_free(ossa_json_tree *tree, const ossa_allocator *allocator) {
+    if (tree->memory) allocator->free(allocator->user, tree->memory);
+    memset(tree, 0, sizeof *tree);
+}
