@@ -20,6 +20,11 @@ typedef enum ossa_io_output {
 
 ossa_io_layout ossa_io_accessor_layout(ossa_component_type component, ossa_accessor_type type);
 
+/* Elements the checks decode per step into their scratch: 256 of up to 16 doubles is 32 KB, small
+ * next to a model's own memory (a larger scratch made the heap's top grow and shrink again with
+ * every load of Fox.glb, touching fresh pages each time). */
+#define OSSA_IO_DECODE_CHUNK 256
+
 /* Decodes elements [first, first + count) of a validated accessor into out. */
 void ossa_io_decode(const ossa_document *doc, int32_t accessor, uint64_t first, uint64_t count,
                     void *out, ossa_io_output kind);

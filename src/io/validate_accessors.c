@@ -3,9 +3,8 @@
 #include <string.h>
 
 #include "io/accessor_decode.h"
+#include "io/float_bounds.h"
 #include "io/loader.h"
-
-#define CHUNK 1024
 
 /* Declared bounds are compared to the stored values; a float32 rounding of either is accepted. */
 static int same_value(double declared, double actual) {
@@ -57,6 +56,10 @@ static int same_value(double declared, double actual) {
 static int bounds(const uint8_t *p, size_t stride, uint64_t count, uint32_t n,
                   ossa_component_type type, double *lo_out, double *hi_out) {
     int special = 0;
+#if OSSA_IO_PACKED_FLOAT_BOUNDS
+    if (type == OSSA_COMPONENT_FLOAT && stride == n * sizeof(float))
+        return ossa_io_packed_float_bounds(p, count, n, lo_out, hi_out);
+#endif
     switch (type) {
     case OSSA_COMPONENT_BYTE:
         BOUNDS_OF(int8_t);
@@ -108,8 +111,9 @@ static void scan_values(ossa_io_loader *L, uint32_t index, double *chunk) {
             lo[k] = INFINITY;
             hi[k] = -INFINITY;
         }
-        for (uint64_t first = 0; first < a->count; first += CHUNK) {
-            uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+            uint64_t n =
+                a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
             ossa_io_decode(doc, (int32_t)index, first, n, chunk, OSSA_IO_OUT_DOUBLE_RAW);
             for (uint64_t e = 0; e < n; e++)
                 for (uint32_t k = 0; k < a->components; k++) {
@@ -199,9 +203,10 @@ uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor) {
         else
             UINT_MAX_OF(uint32_t);
     } else { /* zeros, sparse values or padded matrix columns: the general decoder */
-        uint32_t *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
-        for (uint64_t first = 0; first < a->count; first += CHUNK) {
-            uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+        uint32_t *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 16, sizeof *chunk);
+        for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+            uint64_t n =
+                a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
             ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_UINT);
             for (uint64_t i = 0; i < n * a->components; i++)
                 most = chunk[i] > most ? chunk[i] : most;
@@ -215,7 +220,7 @@ uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor) {
 
 void ossa_io_validate_accessor_data(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 16, sizeof *chunk);
     for (uint32_t i = 0; i < doc->accessor_count; i++)
         if ((doc->accessors[i].has_min_max ||
              doc->accessors[i].component_type == OSSA_COMPONENT_FLOAT) &&

@@ -6,8 +6,6 @@
 #include "io/accessor_decode.h"
 #include "io/loader.h"
 
-#define CHUNK 1024
-
 /* Returns 0 when the key times have no data (they read as zeros) and there are two or more: no
  * timeline can be made of them, so the loader ignores the channels that use the sampler (the
  * Khronos validator does not check such data, and calls the file valid). */
@@ -25,8 +23,9 @@ static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double 
     }
     double previous = 0;
     int done = ossa_io_check_key_times_plain(L, s->input);
-    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; !done && first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, s->input, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
             double t = chunk[i];
@@ -75,8 +74,9 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
     (void)ossa_io_accessor_has_data(L, s->output);
     int done = ossa_io_check_key_values_plain(L, s->output, path == OSSA_PATH_ROTATION, cubic,
                                               &non_unit, &first_non_unit);
-    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; !done && first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, s->output, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
             const double *v = chunk + i * c;
@@ -236,7 +236,7 @@ static void check_pointer_repeats(ossa_io_loader *L, uint32_t anim, pointer_use 
 
 void ossa_io_validate_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 4, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 4, sizeof *chunk);
     uint8_t *paths_of_node = ossa_io_alloc_array(L, doc->node_count, 1);
     uint32_t most_samplers = 0;
     for (uint32_t a = 0; a < doc->animation_count; a++)

@@ -6,8 +6,6 @@
 #include "io/accessor_decode.h"
 #include "io/loader.h"
 
-#define CHUNK 1024
-
 static uint64_t attribute_count(const ossa_document *doc, const ossa_primitive *p) {
     return p->attribute_count ? doc->accessors[p->attributes[0].accessor].count : 0;
 }
@@ -54,8 +52,9 @@ static void check_indices(ossa_io_loader *L, const ossa_primitive *p, uint64_t v
     if (most < restart && most < vertices) return; /* every index is valid */
     uint64_t bad = 0, first_bad = 0;
     uint32_t bad_value = 0;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, p->indices, first, n, chunk, OSSA_IO_OUT_UINT);
         for (uint64_t i = 0; i < n; i++) {
             if (chunk[i] == restart)
@@ -111,8 +110,9 @@ static void check_vectors(ossa_io_loader *L, int32_t accessor, int normal, doubl
             if (fabs(len - 1.0) > tolerance && !non_unit++) first_non_unit = i;
         }
     }
-    for (uint64_t first = 0; !done && first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; !done && first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++) {
             const double *v = chunk + i * c;
@@ -140,8 +140,9 @@ static void check_tangent_sign(ossa_io_loader *L, int32_t accessor, double *chun
     const ossa_document *doc = L->doc;
     const ossa_accessor *a = &doc->accessors[accessor];
     if (a->components != 4 || !ossa_io_accessor_has_data(L, accessor)) return;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n; i++)
             if (fabs(fabs(chunk[i * 4 + 3]) - 1.0) > 1e-3) {
@@ -163,8 +164,9 @@ static void check_weights(ossa_io_loader *L, const ossa_primitive *p, double *ch
             complete = 0;
             continue;
         }
-        for (uint64_t first = 0; first < count; first += CHUNK) {
-            uint64_t n = count - first < CHUNK ? count - first : CHUNK;
+        for (uint64_t first = 0; first < count; first += OSSA_IO_DECODE_CHUNK) {
+            uint64_t n =
+                count - first < OSSA_IO_DECODE_CHUNK ? count - first : OSSA_IO_DECODE_CHUNK;
             ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
             for (uint64_t i = 0; i < n * 4; i++) {
                 if (!isfinite(chunk[i]) || chunk[i] < 0) {
@@ -333,8 +335,9 @@ static void check_colors(ossa_io_loader *L, int32_t accessor, double *chunk) {
     const ossa_accessor *a = &doc->accessors[accessor];
     if (a->component_type != OSSA_COMPONENT_FLOAT || !ossa_io_accessor_has_data(L, accessor))
         return;
-    for (uint64_t first = 0; first < a->count; first += CHUNK) {
-        uint64_t n = a->count - first < CHUNK ? a->count - first : CHUNK;
+    for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+        uint64_t n =
+            a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
         ossa_io_decode(doc, accessor, first, n, chunk, OSSA_IO_OUT_DOUBLE);
         for (uint64_t i = 0; i < n * a->components; i++)
             if (!(chunk[i] >= 0.0 && chunk[i] <= 1.0)) {
@@ -410,7 +413,7 @@ static void check_primitive(ossa_io_loader *L, const ossa_primitive *p, void *ch
 
 void ossa_io_validate_meshes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    double *chunk = ossa_io_alloc_uninit(L, CHUNK * 16, sizeof *chunk);
+    double *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 16, sizeof *chunk);
     for (uint32_t m = 0; m < doc->mesh_count; m++)
         for (uint32_t i = 0; i < doc->meshes[m].primitive_count; i++) {
             ossa_io_path_set(L, "meshes[%u].primitives[%u]", m, i);

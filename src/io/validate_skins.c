@@ -5,8 +5,6 @@
 #include "io/accessor_decode.h"
 #include "io/loader.h"
 
-#define CHUNK 1024
-
 static void check_ibms(ossa_io_loader *L, uint32_t index, float *chunk) {
     const ossa_document *doc = L->doc;
     const ossa_skin *s = &doc->skins[index];
@@ -103,8 +101,9 @@ static void check_joint_values(ossa_io_loader *L, uint32_t node, const ossa_prim
         const ossa_accessor *a = &doc->accessors[p->joints[s]];
         if (!ossa_io_accessor_has_data(L, p->joints[s])) continue;
         if (ossa_io_accessor_uint_max(L, p->joints[s]) < joints) continue; /* all valid */
-        for (uint64_t first = 0; first < a->count; first += CHUNK) {
-            uint64_t count = a->count - first < CHUNK ? a->count - first : CHUNK;
+        for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
+            uint64_t count =
+                a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
             ossa_io_decode(doc, p->joints[s], first, count, chunk, OSSA_IO_OUT_UINT);
             for (uint64_t i = 0; i < count * 4; i++)
                 if (chunk[i] >= joints) {
@@ -187,7 +186,7 @@ static void check_joints_in_scenes(ossa_io_loader *L, const int32_t *root) {
 
 void ossa_io_validate_skins(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
-    float *chunk = ossa_io_alloc_uninit(L, CHUNK * 4, sizeof *chunk);
+    float *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 4, sizeof *chunk);
     int32_t *root = compute_roots(L);
     uint8_t *mark = ossa_io_alloc_array(L, doc->node_count, 1);
     for (uint32_t s = 0; s < doc->skin_count; s++) {
