@@ -346,9 +346,9 @@ static int tokenize(const char *text, size_t size, const ossa_allocator *a, jsmn
                     ossa_json_failure *failure) {
     jsmn_parser parser;
     jsmn_init(&parser);
-    /* glTF has about one token per 5 bytes (Fox.glb 1 per 5.3, CesiumMan.glb 1 per 5.6), data
-     * URIs far fewer, hence the cap: growing costs a copy */
-    size_t capacity = (size / 4 < 65536 ? size / 4 : 65536) + 64;
+    /* The shared models' JSON has a token per 6.7 to 18 bytes (the GLBs are the densest), data
+     * URIs far fewer, hence the cap: a text with more tokens grows the array */
+    size_t capacity = (size / 6 < 65536 ? size / 6 : 65536) + 64;
     jsmntok_t *tokens = a->alloc(a->user, capacity * sizeof *tokens);
     for (;;) {
         if (!tokens) {
