@@ -419,7 +419,8 @@ int ossa_json_tree_parse(const char *text, size_t size, const ossa_allocator *al
     }
     builder b = {text, tokens, count, 0, memory, node_count, 0, NULL, allocator, failure};
     b.strings = (char *)(b.nodes + node_count);
-    cJSON *root = value(&b, 0);
+    /* jsmn skips a ':' or ',' before the root value */
+    cJSON *root = check_gap(&b, 0, outer_start(&tokens[0]), 0) ? value(&b, 0) : NULL;
     if (root && b.next_token != count) { /* a second value after the root */
         syntax_error(&b, outer_end(&tokens[0]));
         root = NULL;
