@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Parent links make closing a bracket walk up the open containers instead of back over every
  * token before it, which is quadratic on a long array of objects. Strict mode refuses
@@ -340,15 +343,35 @@ static cJSON *value(builder *b, int depth) {
     return node;
 }
 
+/* An upper bound of the tokens of valid JSON text: each token but the first directly follows
+ * (white space aside) a '[', '{', ',' or ':' of its own, so there are at most one more tokens
+ * than those characters (counted inside strings too). Text that is not JSON may have more; then
+ * the array grows. */
+static size_t token_bound(const char *text, size_t size) {
+    size_t count = 1, i = 0;
+#if defined(__SSE2__)
+    const __m128i comma = _mm_set1_epi8(','), colon = _mm_set1_epi8(':');
+    const __m128i bracket = _mm_set1_epi8('['), brace = _mm_set1_epi8('{');
+    for (; i + 16 <= size; i += 16) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+        __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, comma), _mm_cmpeq_epi8(c, colon)),
+                         _mm_or_si128(_mm_cmpeq_epi8(c, bracket), _mm_cmpeq_epi8(c, brace)));
+        count += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(hit));
+    }
+#endif
+    for (; i < size; i++)
+        count += text[i] == ',' || text[i] == ':' || text[i] == '[' || text[i] == '{';
+    return count;
+}
+
 /* jsmn's tokens, the array doubled whenever jsmn runs out (it then resumes where it stopped).
  * Returns the token count, or -1 with *failure filled. */
 static int tokenize(const char *text, size_t size, const ossa_allocator *a, jsmntok_t **out,
                     ossa_json_failure *failure) {
     jsmn_parser parser;
     jsmn_init(&parser);
-    /* The shared models' JSON has a token per 6.7 to 18 bytes (the GLBs are the densest), data
-     * URIs far fewer, hence the cap: a text with more tokens grows the array */
-    size_t capacity = (size / 6 < 65536 ? size / 6 : 65536) + 64;
+    size_t capacity = token_bound(text, size);
     jsmntok_t *tokens = a->alloc(a->user, capacity * sizeof *tokens);
     for (;;) {
         if (!tokens) {
