@@ -16,21 +16,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void *fuzz_alloc(void *user, size_t size) {
-    (void)user;
-    return malloc(size);
-}
-
-static void fuzz_free(void *user, void *ptr) {
-    (void)user;
-    free(ptr);
-}
-
 static void check_json_tree(const char *text, size_t size) {
-    static const ossa_allocator allocator = {fuzz_alloc, fuzz_free, NULL};
+    const ossa_allocator *allocator = &json_malloc_allocator;
     ossa_json_tree tree;
     ossa_json_failure failure;
-    int parsed = ossa_json_tree_parse(text, size, &allocator, &tree, &failure);
+    int parsed = ossa_json_tree_parse(text, size, allocator, &tree, &failure);
     cJSON *reference = json_parse_cjson(text, size);
     if (parsed && !reference && !json_has_long_number(text, size)) {
         fprintf(stderr, "fuzz_gltf: the loader's JSON parser accepts what cJSON refuses\n");
@@ -42,7 +32,7 @@ static void check_json_tree(const char *text, size_t size) {
         abort();
     }
     cJSON_Delete(reference);
-    if (parsed) ossa_json_tree_free(&tree, &allocator);
+    if (parsed) ossa_json_tree_free(&tree, allocator);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

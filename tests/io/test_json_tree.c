@@ -10,23 +10,13 @@
 #include "json_same.h"
 #include "test_support.h"
 
-static void *test_alloc(void *user, size_t size) {
-    (void)user;
-    return malloc(size);
-}
-
-static void test_free(void *user, void *ptr) {
-    (void)user;
-    free(ptr);
-}
-
-static const ossa_allocator allocator = {test_alloc, test_free, NULL};
+static const ossa_allocator *const allocator = &json_malloc_allocator;
 
 /* Parses text with both and checks that the trees are the same. */
 static void check_same(const char *label, const char *text, size_t size) {
     ossa_json_tree tree;
     ossa_json_failure failure = {0};
-    int parsed = ossa_json_tree_parse(text, size, &allocator, &tree, &failure);
+    int parsed = ossa_json_tree_parse(text, size, allocator, &tree, &failure);
     CHECKF(parsed, "%s: refused: %s near byte %zu", label, failure.what ? failure.what : "",
            failure.offset);
     cJSON *reference = json_parse_cjson(text, size);
@@ -36,16 +26,16 @@ static void check_same(const char *label, const char *text, size_t size) {
         CHECKF(json_same(tree.root, reference, why, sizeof why), "%s: %s", label, why);
     }
     cJSON_Delete(reference);
-    if (parsed) ossa_json_tree_free(&tree, &allocator);
+    if (parsed) ossa_json_tree_free(&tree, allocator);
 }
 
 static void check_refused(const char *text, size_t size, ossa_result code, size_t offset) {
     ossa_json_tree tree;
     ossa_json_failure failure = {0};
-    int parsed = ossa_json_tree_parse(text, size, &allocator, &tree, &failure);
+    int parsed = ossa_json_tree_parse(text, size, allocator, &tree, &failure);
     CHECKF(!parsed, "accepted: %.*s", (int)size, text);
     if (parsed) {
-        ossa_json_tree_free(&tree, &allocator);
+        ossa_json_tree_free(&tree, allocator);
         return;
     }
     CHECKF(failure.code == code && failure.offset == offset,
