@@ -4,7 +4,7 @@
 set -eu
 PACKAGES="build-essential cmake pkg-config clang clang-format libclang-rt-14-dev valgrind
 libcjson-dev libjsmn-dev libmeshoptimizer-dev libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libgl-dev
-libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth
+libglfw3-dev libpng-dev libgif-dev libstb-dev xvfb xauth locales
 python3-numpy python3-pytest python3-setuptools"
 
 missing=""

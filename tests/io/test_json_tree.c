@@ -188,18 +188,27 @@ static void shared_models(void) {
     }
 }
 
-/* Where the decimal point is a comma, numbers still read with a point (as cJSON reads them);
- * only on hosts that have such a locale. */
+/* Where the decimal point is a comma, numbers still read with a point (as cJSON reads them). The
+ * build names such a locale in OSSA_TEST_COMMA_LOCALE when it could make one (then it must
+ * work); else a host's own de_DE or fr_FR locale is used if it has one. */
 static void comma_locale(void) {
+    const char *required = getenv("OSSA_TEST_COMMA_LOCALE");
     static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!setlocale(LC_NUMERIC, names[i])) continue;
-        const char *text = "{\"f\":[1.5,-0.25,2.5e-3,12345678901234567.5]}";
-        check_same(names[i], text, strlen(text));
-        setlocale(LC_NUMERIC, "C");
+    const char *name = NULL;
+    if (required) {
+        CHECKF(setlocale(LC_NUMERIC, required) != NULL, "cannot use the locale %s", required);
+        name = required;
+    }
+    for (size_t i = 0; !required && i < sizeof names / sizeof names[0] && !name; i++)
+        if (setlocale(LC_NUMERIC, names[i])) name = names[i];
+    if (!name || !setlocale(LC_NUMERIC, name)) {
+        printf("json_tree: no locale with a decimal comma here; its case was not run\n");
         return;
     }
-    printf("json_tree: no locale with a decimal comma here; its case was not run\n");
+    CHECK(strcmp(localeconv()->decimal_point, ",") == 0);
+    const char *text = "{\"f\":[1.5,-0.25,2.5e-3,12345678901234567.5]}";
+    check_same(name, text, strlen(text));
+    setlocale(LC_NUMERIC, "C");
 }
 
 int main(void) {
