@@ -11,8 +11,9 @@
 #endif
 
 /* Parent links make closing a bracket walk up the open containers instead of back over every
- * token before it, which is quadratic on a long array of objects. Strict mode refuses
- * unquoted keys and primitives that are not numbers, true, false or null. */
+ * token before it, which is quadratic on a long array of objects. Strict mode refuses unquoted
+ * keys and primitives that do not start like a number, true, false or null (the rest of each
+ * primitive is checked here). */
 #define JSMN_STATIC
 #define JSMN_STRICT
 #define JSMN_PARENT_LINKS
@@ -169,8 +170,8 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     return out;
 }
 
-/* The length of a number's text if text[0, n) follows JSON's grammar, else 0; *plain says it
- * has no fraction and no exponent. */
+/* 1 when s[0, n) follows JSON's grammar of numbers, else 0; *plain says it has no fraction and
+ * no exponent. */
 static int is_number(const char *s, size_t n, int *plain) {
     size_t i = s[0] == '-';
     if (i == n) return 0;
