@@ -13,11 +13,13 @@
 #include "fuzz_pipeline.h"
 #include "io/json_tree.h"
 #include "json_same.h"
+#include "rig/owned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_json_tree(const char *text, size_t size) {
-    const ossa_allocator *allocator = &json_malloc_allocator;
+    const ossa_allocator heap = ossa_allocator_resolve(NULL); /* malloc and free */
+    const ossa_allocator *allocator = &heap;
     ossa_json_tree tree;
     ossa_json_failure failure;
     int parsed = ossa_json_tree_parse(text, size, allocator, &tree, &failure);

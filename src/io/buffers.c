@@ -7,7 +7,7 @@
 static void parse_buffer_views(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    uint32_t count = ossa_io_get_array(L, L->root, "bufferViews", &array, 0);
+    uint32_t count = ossa_io_get_array(L, L->json.root, "bufferViews", &array, 0);
     size_t top = ossa_io_path_key(L, "bufferViews");
     doc->buffer_views = ossa_io_alloc_array(L, count, sizeof *doc->buffer_views);
     L->view_usage = ossa_io_alloc_array(L, count, 1);
@@ -135,7 +135,7 @@ static void load_buffer(ossa_io_loader *L, uint32_t i) {
 void ossa_io_parse_buffers(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    uint32_t count = ossa_io_get_array(L, L->root, "buffers", &array, 0);
+    uint32_t count = ossa_io_get_array(L, L->json.root, "buffers", &array, 0);
     size_t top = ossa_io_path_key(L, "buffers");
     doc->buffers = ossa_io_alloc_array(L, count, sizeof *doc->buffers);
     L->buffer_used = ossa_io_alloc_array(L, count, 1);

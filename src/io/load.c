@@ -1,19 +1,9 @@
 /* Entry points of the document layer: options, the document's memory, the load sequence. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "io/error.h"
 #include "io/loader.h"
-
-static void *default_alloc(void *user, size_t size) {
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *user, void *ptr) {
-    (void)user;
-    free(ptr);
-}
+#include "rig/owned.h"
 
 const char ossa_io_arena_mark = 0;
 
@@ -158,8 +148,7 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
             ossa_io_fail(L, why.code, "%s (near byte %zu)", why.what, why.offset);
         ossa_io_fail(L, why.code, "%s", why.what);
     }
-    L->root = L->json.root;
-    if (!cJSON_IsObject(L->root))
+    if (!cJSON_IsObject(L->json.root))
         ossa_io_fail(L, OSSA_ERROR_JSON, "the JSON text is not an object");
     /* The tree holds copies of the text's strings: a file's bytes are needed from here on only
      * for the GLB BIN chunk (then buffer 0 points into them). */
@@ -176,8 +165,7 @@ static void parse_document(ossa_io_loader *L, const uint8_t *json, uint64_t json
     ossa_io_parse_skins(L);
     ossa_io_parse_scenes(L);
     ossa_io_parse_animations(L);
-    ossa_json_tree_free(&L->json, &L->storage->allocator);
-    L->root = NULL;
+    ossa_json_tree_free(&L->json, &L->storage->allocator); /* json.root becomes NULL */
     ossa_io_validate_hierarchy(L);
     ossa_io_validate_accessor_data(L);
     ossa_io_validate_meshes(L);
@@ -236,12 +224,7 @@ static ossa_result load(const uint8_t *data, uint64_t size, const ossa_load_opti
         set_error(error, OSSA_ERROR_ARGUMENT, file_name, "no place to store the document");
         return OSSA_ERROR_ARGUMENT;
     }
-    ossa_allocator allocator = options->allocator;
-    if (!allocator.alloc || !allocator.free) {
-        allocator.alloc = default_alloc;
-        allocator.free = default_free;
-        allocator.user = NULL;
-    }
+    ossa_allocator allocator = ossa_allocator_resolve(&options->allocator);
     ossa_io_storage *storage = allocator.alloc(allocator.user, sizeof *storage);
     if (!storage) {
         set_error(error, OSSA_ERROR_OUT_OF_MEMORY, file_name, "out of memory");

@@ -78,8 +78,7 @@ typedef struct ossa_io_loader {
     ossa_document *doc;
     ossa_error *error;
     jmp_buf fail_jump;
-    cJSON *root;         /* json.root while the objects are built, then NULL */
-    ossa_json_tree json; /* the parsed text, freed once the objects are built */
+    ossa_json_tree json; /* the parsed text (json.root), freed once the objects are built */
     uint64_t max_file_bytes, max_buffer_bytes, max_elements;
     int allow_unsafe_paths;
     const char *base_dir; /* NULL: relative URIs cannot be resolved */

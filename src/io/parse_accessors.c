@@ -271,7 +271,7 @@ static void parse_accessor(ossa_io_loader *L, const cJSON *item, uint32_t index)
 void ossa_io_parse_accessors(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    uint32_t count = ossa_io_get_array(L, L->root, "accessors", &array, 0);
+    uint32_t count = ossa_io_get_array(L, L->json.root, "accessors", &array, 0);
     size_t top = ossa_io_path_key(L, "accessors");
     doc->accessors = ossa_io_alloc_array(L, count, sizeof *doc->accessors);
     L->acc_info = ossa_io_alloc_array(L, count, sizeof *L->acc_info);

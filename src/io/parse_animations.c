@@ -117,7 +117,7 @@ static void parse_animation(ossa_io_loader *L, const cJSON *item, uint32_t index
 void ossa_io_parse_animations(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    doc->animation_count = ossa_io_get_array(L, L->root, "animations", &array, 0);
+    doc->animation_count = ossa_io_get_array(L, L->json.root, "animations", &array, 0);
     doc->animations = ossa_io_alloc_array(L, doc->animation_count, sizeof *doc->animations);
     ossa_io_visit(L, "animations", array, parse_animation);
 }

@@ -30,7 +30,7 @@ static int listed(const char *const *list, const char *name) {
 
 static uint32_t read_names(ossa_io_loader *L, const char *key, char ***out) {
     const cJSON *array;
-    uint32_t count = ossa_io_get_array(L, L->root, key, &array, 0);
+    uint32_t count = ossa_io_get_array(L, L->json.root, key, &array, 0);
     size_t top = ossa_io_path_key(L, key);
     char **names = ossa_io_alloc_array(L, count, sizeof *names);
     uint32_t i = 0;
@@ -86,7 +86,7 @@ void ossa_io_parse_asset(ossa_io_loader *L) {
     doc->extensions_used_count = read_names(L, "extensionsUsed", &doc->extensions_used);
     doc->extensions_required_count = read_names(L, "extensionsRequired", &doc->extensions_required);
 
-    const cJSON *asset = ossa_io_get_object(L, L->root, "asset", 1);
+    const cJSON *asset = ossa_io_get_object(L, L->json.root, "asset", 1);
     size_t mark = ossa_io_path_key(L, "asset");
     static const char *const known_asset[] = {"version", "minVersion", "generator", "copyright",
                                               NULL};
@@ -133,5 +133,5 @@ void ossa_io_parse_asset(ossa_io_loader *L) {
         "asset",  "buffers",   "bufferViews", "accessors",      "animations",         "cameras",
         "images", "materials", "meshes",      "nodes",          "samplers",           "scene",
         "scenes", "skins",     "textures",    "extensionsUsed", "extensionsRequired", NULL};
-    ossa_io_check_members(L, L->root, known);
+    ossa_io_check_members(L, L->json.root, known);
 }

@@ -213,20 +213,20 @@ void ossa_texture_transform_matrix(const ossa_texture_transform *t, float m[6]) 
 void ossa_io_parse_materials(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *images, *samplers, *textures, *materials, *cameras;
-    doc->image_count = ossa_io_get_array(L, L->root, "images", &images, 0);
+    doc->image_count = ossa_io_get_array(L, L->json.root, "images", &images, 0);
     doc->images = ossa_io_alloc_array(L, doc->image_count, sizeof *doc->images);
     for (uint32_t i = 0; i < doc->image_count; i++)
         doc->images[i].buffer_view = -1;
     ossa_io_visit(L, "images", images, parse_image);
-    L->sampler_count = ossa_io_get_array(L, L->root, "samplers", &samplers, 0);
+    L->sampler_count = ossa_io_get_array(L, L->json.root, "samplers", &samplers, 0);
     ossa_io_visit(L, "samplers", samplers, parse_sampler);
-    doc->texture_count = ossa_io_get_array(L, L->root, "textures", &textures, 0);
+    doc->texture_count = ossa_io_get_array(L, L->json.root, "textures", &textures, 0);
     doc->textures = ossa_io_alloc_array(L, doc->texture_count, sizeof *doc->textures);
     ossa_io_visit(L, "textures", textures, parse_texture);
-    doc->material_count = ossa_io_get_array(L, L->root, "materials", &materials, 0);
+    doc->material_count = ossa_io_get_array(L, L->json.root, "materials", &materials, 0);
     doc->materials = ossa_io_alloc_array(L, doc->material_count, sizeof *doc->materials);
     L->material_texcoord = ossa_io_alloc_array(L, doc->material_count, sizeof(int32_t));
     ossa_io_visit(L, "materials", materials, parse_material);
-    L->camera_count = ossa_io_get_array(L, L->root, "cameras", &cameras, 0);
+    L->camera_count = ossa_io_get_array(L, L->json.root, "cameras", &cameras, 0);
     ossa_io_visit(L, "cameras", cameras, parse_camera);
 }

@@ -320,7 +320,7 @@ static void parse_mesh(ossa_io_loader *L, const cJSON *item, uint32_t index) {
 void ossa_io_parse_meshes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    doc->mesh_count = ossa_io_get_array(L, L->root, "meshes", &array, 0);
+    doc->mesh_count = ossa_io_get_array(L, L->json.root, "meshes", &array, 0);
     doc->meshes = ossa_io_alloc_array(L, doc->mesh_count, sizeof *doc->meshes);
     ossa_io_visit(L, "meshes", array, parse_mesh);
 }

@@ -217,10 +217,10 @@ static void parse_node(ossa_io_loader *L, const cJSON *item, uint32_t index) {
 void ossa_io_parse_nodes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    doc->node_count = ossa_io_get_array(L, L->root, "nodes", &array, 0);
+    doc->node_count = ossa_io_get_array(L, L->json.root, "nodes", &array, 0);
     doc->nodes = ossa_io_alloc_array(L, doc->node_count, sizeof *doc->nodes);
     /* Skins are counted first so nodes can check their skin index. */
-    const cJSON *skins = ossa_io_member(L->root, "skins");
+    const cJSON *skins = ossa_io_member(L->json.root, "skins");
     doc->skin_count = cJSON_IsArray(skins) ? (uint32_t)cJSON_GetArraySize(skins) : 0;
     for (uint32_t i = 0; i < doc->node_count; i++)
         doc->nodes[i].parent = -1;
@@ -271,7 +271,7 @@ static void parse_skin(ossa_io_loader *L, const cJSON *item, uint32_t index) {
 void ossa_io_parse_skins(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    doc->skin_count = ossa_io_get_array(L, L->root, "skins", &array, 0);
+    doc->skin_count = ossa_io_get_array(L, L->json.root, "skins", &array, 0);
     doc->skins = ossa_io_alloc_array(L, doc->skin_count, sizeof *doc->skins);
     ossa_io_visit(L, "skins", array, parse_skin);
 }
@@ -307,11 +307,11 @@ static void parse_scene(ossa_io_loader *L, const cJSON *item, uint32_t index) {
 void ossa_io_parse_scenes(ossa_io_loader *L) {
     ossa_document *doc = L->doc;
     const cJSON *array;
-    doc->scene_count = ossa_io_get_array(L, L->root, "scenes", &array, 0);
+    doc->scene_count = ossa_io_get_array(L, L->json.root, "scenes", &array, 0);
     doc->scenes = ossa_io_alloc_array(L, doc->scene_count, sizeof *doc->scenes);
     L->scene_of_node = ossa_io_alloc_array(L, doc->node_count, sizeof *L->scene_of_node);
     ossa_io_visit(L, "scenes", array, parse_scene);
     ossa_io_release(L->storage, L->scene_of_node);
     L->scene_of_node = NULL;
-    doc->scene = ossa_io_get_index(L, L->root, "scene", doc->scene_count, "scene", 0);
+    doc->scene = ossa_io_get_index(L, L->json.root, "scene", doc->scene_count, "scene", 0);
 }

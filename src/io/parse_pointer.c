@@ -143,7 +143,7 @@ static int split(ossa_io_loader *L, const char *pointer, pointer_tokens *out) {
 
 /* The array a collection's tokens lead to in the JSON, NULL when absent. */
 static const cJSON *collection_array(const ossa_io_loader *L, int collection) {
-    const cJSON *at = L->root;
+    const cJSON *at = L->json.root;
     for (uint32_t k = 0; at && k < collections[collection].length; k++)
         at = ossa_io_member(at, collections[collection].prefix[k]);
     return cJSON_IsArray(at) ? at : NULL;

@@ -2,20 +2,7 @@
 #include "json_same.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static void *heap_alloc(void *user, size_t size) {
-    (void)user;
-    return malloc(size);
-}
-
-static void heap_free(void *user, void *ptr) {
-    (void)user;
-    free(ptr);
-}
-
-const ossa_allocator json_malloc_allocator = {heap_alloc, heap_free, NULL};
 
 static int differ(char *why, size_t why_size, const char *what, const cJSON *at) {
     snprintf(why, why_size, "%s at key \"%s\"", what, at && at->string ? at->string : "");

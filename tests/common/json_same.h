@@ -7,8 +7,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "ossa/document.h"
-
 /* 1 when a and b hold the same values: types, keys and strings byte for byte, numbers bit for
  * bit, members in the same order, linked as cJSON links them (next, and the first's prev the
  * last). Else 0, with what differs first in why (why_size bytes). */
@@ -21,8 +19,5 @@ cJSON *json_parse_cjson(const char *text, size_t size);
 /* 1 when text has a run of more than 63 characters that can be part of a number: cJSON reads at
  * most 63 of them and refuses longer numbers, which JSON allows. */
 int json_has_long_number(const char *text, size_t size);
-
-/* malloc and free as an ossa_allocator, for ossa_json_tree_parse. */
-extern const ossa_allocator json_malloc_allocator;
 
 #endif

@@ -8,9 +8,12 @@
 
 #include "io/json_tree.h"
 #include "json_same.h"
+#include "rig/owned.h"
 #include "test_support.h"
 
-static const ossa_allocator *const allocator = &json_malloc_allocator;
+/* malloc and free (ossa_allocator_resolve's default), set by main */
+static ossa_allocator heap;
+static const ossa_allocator *const allocator = &heap;
 
 /* Parses text with both and checks that the trees are the same. */
 static void check_same(const char *label, const char *text, size_t size) {
@@ -212,6 +215,7 @@ static void comma_locale(void) {
 }
 
 int main(void) {
+    heap = ossa_allocator_resolve(NULL);
     valid_texts();
     invalid_texts();
     nesting_limit();
