@@ -36,6 +36,7 @@ static void path_append_uint(ossa_io_loader *L, unsigned long long value) {
 }
 
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
+    ossa_io_path_settle(L);
     size_t mark = L->path_len;
     if (L->path_len) path_append(L, ".", 1);
     path_append(L, key, strlen(key));
@@ -43,6 +44,7 @@ size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
 }
 
 size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
+    ossa_io_path_settle(L);
     size_t mark = L->path_len;
     path_append(L, "[", 1);
     path_append_uint(L, index);
@@ -51,49 +53,41 @@ size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
 }
 
 void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
+    ossa_io_path_settle(L);
     L->path_len = mark;
     L->path[mark] = '\0';
 }
 
-/* The formats of paths use %u, %d and %s; anything else is left to vsnprintf. Validation sets a
- * path for every object it checks, so this writes straight into the path, a byte at a time. */
+/* Validation sets a path for every object it checks, and almost none is ever read: the format
+ * and its numbers are kept, and written into the path only when something reads or extends it
+ * (ossa_io_path_settle). */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    char *out = L->path, *end = L->path + sizeof L->path - 1;
-    for (const char *f = fmt; *f && out < end; f++) {
-        if (*f != '%') {
-            *out++ = *f;
-            continue;
-        }
-        char digits[24];
-        const char *text, *text_end;
-        if (f[1] == 'u' || f[1] == 'd') {
-            long long v = f[1] == 'u' ? (long long)va_arg(args, unsigned) : va_arg(args, int);
-            char *start =
-                format_decimal(digits + sizeof digits,
-                               v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
-            if (v < 0) *--start = '-';
-            text = start;
-            text_end = digits + sizeof digits;
-        } else if (f[1] == 's') {
-            text = va_arg(args, const char *);
-            text_end = text + strlen(text);
-        } else {
-            va_end(args);
-            va_start(args, fmt);
-            int n = vsnprintf(L->path, sizeof L->path, fmt, args);
-            out = L->path +
-                  (n < 0 ? 0 : ((size_t)n >= sizeof L->path ? sizeof L->path - 1 : (size_t)n));
-            break;
-        }
-        while (text < text_end && out < end)
-            *out++ = *text++;
-        f++;
+    int count = 0;
+    for (const char *f = strchr(fmt, '%'); f; f = strchr(f + 2, '%')) {
+        if (count == OSSA_IO_PATH_NUMBERS) break; /* more than the formats here use: cut */
+        L->path_numbers[count++] =
+            f[1] == 'd' ? va_arg(args, int) : (long long)va_arg(args, unsigned);
     }
-    *out = '\0';
-    L->path_len = (size_t)(out - L->path);
     va_end(args);
+    L->path_format = fmt;
+}
+
+void ossa_io_path_settle(ossa_io_loader *L) {
+    const char *f = L->path_format;
+    if (!f) return;
+    L->path_format = NULL;
+    L->path_len = 0;
+    int number = 0;
+    for (const char *percent; (percent = strchr(f, '%')) && number < OSSA_IO_PATH_NUMBERS;
+         f = percent + 2) {
+        path_append(L, f, (size_t)(percent - f));
+        long long v = L->path_numbers[number++];
+        if (v < 0) path_append(L, "-", 1);
+        path_append_uint(L, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+    }
+    path_append(L, f, strlen(f));
 }
 
 /* ---- refusals and warnings ---- */
@@ -101,6 +95,7 @@ void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
 OSSA_NORETURN static void fail_v(ossa_io_loader *L, ossa_result code, const char *fmt,
                                  va_list args) {
     /* The loader may have named the file before the document knew it: keep that name. */
+    ossa_io_path_settle(L);
     char file[OSSA_FILE_MAX];
     snprintf(file, sizeof file, "%s", L->doc->file ? L->doc->file : L->error->file);
     ossa_error_setv(L->error, code, file, L->path, fmt, args);
@@ -139,6 +134,7 @@ static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
         L->warning_capacity = capacity;
     }
     ossa_warning *w = &doc->warnings[doc->warning_count++];
+    ossa_io_path_settle(L);
     size_t n = L->path_len < sizeof w->path ? L->path_len : sizeof w->path - 1;
     memcpy(w->path, L->path, n);
     w->path[n] = '\0';

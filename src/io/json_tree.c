@@ -1,6 +1,7 @@
 /* JSON text to a cJSON tree in one block (json_tree.h). */
 #include "io/json_tree.h"
 
+#include <float.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdint.h>
@@ -170,9 +171,8 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     return out;
 }
 
-/* 1 when s[0, n) follows JSON's grammar of numbers, else 0; *plain says it has no fraction and
- * no exponent. */
-static int is_number(const char *s, size_t n, int *plain) {
+/* 1 when s[0, n) follows JSON's grammar of numbers, else 0. */
+static int is_number(const char *s, size_t n) {
     size_t i = s[0] == '-';
     if (i == n) return 0;
     if (s[i] == '0')
@@ -182,13 +182,11 @@ static int is_number(const char *s, size_t n, int *plain) {
             i++;
     else
         return 0;
-    *plain = 1;
     if (i < n && s[i] == '.') {
         size_t digits = ++i;
         while (i < n && s[i] >= '0' && s[i] <= '9')
             i++;
         if (i == digits) return 0;
-        *plain = 0;
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
@@ -197,7 +195,6 @@ static int is_number(const char *s, size_t n, int *plain) {
         while (i < n && s[i] >= '0' && s[i] <= '9')
             i++;
         if (i == digits) return 0;
-        *plain = 0;
     }
     return i == n;
 }
@@ -227,20 +224,51 @@ static int number_in_locale(builder *b, const char *s, size_t n, double *value) 
     return whole ? 1 : syntax_error(b, (size_t)(s - b->text));
 }
 
-/* A number's value. Integers of up to 15 digits are exact in a double and are summed directly;
- * the others go to strtod, which reads the token in place: jsmn's strict mode ends every
- * primitive at a delimiter inside the text, where strtod stops too. */
-static int number_value(builder *b, const char *s, size_t n, double *value) {
-    int plain = 0;
-    if (!is_number(s, n, &plain)) return syntax_error(b, (size_t)(s - b->text));
-    size_t negative = s[0] == '-';
-    if (plain && n - negative <= 15) {
-        uint64_t whole = 0;
-        for (size_t i = negative; i < n; i++)
+/* The value of a number of JSON's grammar when one correctly rounded operation gives it (the
+ * classic fast path: at most 19 digits making a whole number w <= 2^53, and a power of ten
+ * 10^e with |e| <= 22, both exact doubles, so w * 10^e or w / 10^-e is what strtod returns).
+ * Returns 0 when the number needs strtod. */
+static int exact_value(const char *s, size_t n, double *value) {
+#if FLT_EVAL_METHOD == 0
+    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = s[0] == '-';
+    uint64_t whole = 0;
+    int digits = 0, exponent = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+        whole = whole * 10 + (uint64_t)(s[i] - '0');
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, exponent--)
             whole = whole * 10 + (uint64_t)(s[i] - '0');
-        *value = negative ? -(double)whole : (double)whole;
-        return 1;
+    if (digits > 19 || whole > (UINT64_C(1) << 53)) return 0;
+    if (i < n) { /* the exponent */
+        int sign = 1, written = 0;
+        i++;
+        if (s[i] == '+' || s[i] == '-') sign = s[i++] == '-' ? -1 : 1;
+        for (; i < n; i++) {
+            if (written > 1000) return 0;
+            written = written * 10 + (s[i] - '0');
+        }
+        exponent += sign * written;
     }
+    if (exponent < -22 || exponent > 22) return 0;
+    double magnitude =
+        exponent < 0 ? (double)whole / powers[-exponent] : (double)whole * powers[exponent];
+    *value = s[0] == '-' ? -magnitude : magnitude;
+    return 1;
+#else
+    (void)s, (void)n, (void)value;
+    return 0;
+#endif
+}
+
+/* A number's value: exactly what strtod returns, from exact_value when it can, else from strtod,
+ * which reads the token in place: jsmn's strict mode ends every primitive at a delimiter inside
+ * the text, where strtod stops too. */
+static int number_value(builder *b, const char *s, size_t n, double *value) {
+    if (!is_number(s, n)) return syntax_error(b, (size_t)(s - b->text));
+    if (exact_value(s, n, value)) return 1;
     char *stop = NULL;
     *value = strtod(s, &stop);
     if (stop == s + n) return 1;
@@ -351,14 +379,22 @@ static cJSON *value(builder *b, int depth) {
 static size_t token_bound(const char *text, size_t size) {
     size_t count = 1, i = 0;
 #if defined(__SSE2__)
+    /* each byte lane counts its hits (a hit is -1) for up to 255 blocks, then the lanes are
+     * summed */
     const __m128i comma = _mm_set1_epi8(','), colon = _mm_set1_epi8(':');
     const __m128i bracket = _mm_set1_epi8('['), brace = _mm_set1_epi8('{');
-    for (; i + 16 <= size; i += 16) {
-        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
-        __m128i hit =
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, comma), _mm_cmpeq_epi8(c, colon)),
-                         _mm_or_si128(_mm_cmpeq_epi8(c, bracket), _mm_cmpeq_epi8(c, brace)));
-        count += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(hit));
+    while (i + 16 <= size) {
+        __m128i lanes = _mm_setzero_si128();
+        for (int block = 0; block < 255 && i + 16 <= size; block++, i += 16) {
+            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+            __m128i hit =
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, comma), _mm_cmpeq_epi8(c, colon)),
+                             _mm_or_si128(_mm_cmpeq_epi8(c, bracket), _mm_cmpeq_epi8(c, brace)));
+            lanes = _mm_sub_epi8(lanes, hit);
+        }
+        __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+        count +=
+            (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
     }
 #endif
     for (; i < size; i++)

@@ -73,6 +73,9 @@ typedef struct ossa_io_accessor_info {
     uint32_t uint_max;         /* the largest value read as unsigned integers */
 } ossa_io_accessor_info;
 
+/* The most %u or %d conversions an ossa_io_path_set format may have. */
+#define OSSA_IO_PATH_NUMBERS 4
+
 typedef struct ossa_io_loader {
     ossa_io_storage *storage;
     ossa_document *doc;
@@ -84,8 +87,10 @@ typedef struct ossa_io_loader {
     const char *base_dir; /* NULL: relative URIs cannot be resolved */
     ossa_io_glb_bin bin;
     uint8_t *file_bytes; /* the file as read (NULL for memory); released once no longer needed */
-    char path[OSSA_PATH_MAX];
+    char path[OSSA_PATH_MAX]; /* read it after ossa_io_path_settle */
     size_t path_len;
+    const char *path_format; /* ossa_io_path_set's, not yet written into path */
+    long long path_numbers[OSSA_IO_PATH_NUMBERS];
     uint32_t warning_capacity;
     uint32_t warnings_dropped;
     int quantization;                /* KHR_mesh_quantization is in extensionsRequired */
@@ -131,7 +136,12 @@ void ossa_io_finish_warnings(ossa_io_loader *L);
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key);
 size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index);
 void ossa_io_path_restore(ossa_io_loader *L, size_t mark);
+/* Sets the whole path from a format whose only conversions are %u and %d (at most
+ * OSSA_IO_PATH_NUMBERS), kept as a format until something reads the path. The format must
+ * outlive the path: a string literal. */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) OSSA_PRINTF(2, 3);
+/* Writes a format ossa_io_path_set kept into path and path_len. */
+void ossa_io_path_settle(ossa_io_loader *L);
 
 /* Typed readers of JSON members. A missing optional member gives the default; a member of the
  * wrong type is refused. */

@@ -250,6 +250,6 @@ void ossa_io_meshopt_decode(ossa_io_loader *L) {
         ossa_io_release(L->storage, aside[i]);
     }
     ossa_io_release(L->storage, aside);
-    ossa_io_path_set(L, "%s", "");
+    ossa_io_path_restore(L, 0);
     release_state(L);
 }

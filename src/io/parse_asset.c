@@ -127,7 +127,7 @@ void ossa_io_parse_asset(ossa_io_loader *L) {
                         "quantized accessors are accepted anyway");
         L->quantization = 1;
     }
-    ossa_io_path_set(L, "%s", "");
+    ossa_io_path_restore(L, 0);
 
     static const char *const known[] = {
         "asset",  "buffers",   "bufferViews", "accessors",      "animations",         "cameras",

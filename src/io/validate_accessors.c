@@ -156,6 +156,7 @@ int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor) {
     if (!L->acc_info[accessor].no_data_warned) {
         L->acc_info[accessor].no_data_warned = 1;
         char saved[OSSA_PATH_MAX];
+        ossa_io_path_settle(L);
         size_t saved_len = L->path_len;
         memcpy(saved, L->path, sizeof saved);
         ossa_io_path_set(L, "accessors[%d]", accessor);

@@ -3,6 +3,8 @@
  * limit), and a refusal, with the offset of what is wrong, for the invalid text jsmn alone lets
  * through. */
 #include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,59 @@ static void valid_texts(void) {
         if (i == sizeof texts / sizeof texts[0] - 1) size += 3; /* the NUL padding */
         check_same(texts[i], texts[i], size);
     }
+}
+
+/* Numbers of every length, point position, sign and exponent, and the edges of the parser's
+ * exact path (2^53, 10^22, 19 digits): bit for bit what cJSON's strtod reads. */
+static void many_numbers(void) {
+    static const char *const edges[] = {"9007199254740992",
+                                        "9007199254740993",
+                                        "-9007199254740993",
+                                        "1e22",
+                                        "1e23",
+                                        "1e-22",
+                                        "1e-23",
+                                        "4.5e-22",
+                                        "9007199254740992e22",
+                                        "9007199254740993e-22",
+                                        "1234567890123456789",
+                                        "12345678901234567890",
+                                        "0.1234567890123456789",
+                                        "0.00000000000000000001",
+                                        "1e-1000",
+                                        "0e999999999999",
+                                        "-0.0e-5",
+                                        "3.0E+22",
+                                        "7.2057594037927933e16",
+                                        "0.30000000000000004",
+                                        "2.2250738585072014e-308",
+                                        "1.7976931348623157e308",
+                                        "17976931348623157e292",
+                                        "5e-324"};
+    enum { RANDOM = 20000 };
+    size_t room = 64 + (RANDOM + sizeof edges / sizeof edges[0]) * 48;
+    char *text = malloc(room), *o = text;
+    o += sprintf(o, "[");
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        o += sprintf(o, "%s%s", i ? "," : "", edges[i]);
+    uint64_t state = 0x9E3779B97F4A7C15u;
+    for (int n = 0; n < RANDOM; n++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        uint64_t r = state >> 11;
+        int digits = 1 + (int)(r % 21), point = (int)((r >> 5) % (uint64_t)(digits + 1));
+        *o++ = ',';
+        if (r >> 10 & 1) *o++ = '-';
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d) *o++ = '.';
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            int digit = (int)((state >> 33) % 10);
+            *o++ = (char)('0' + (d == 0 && digit == 0 && digits > 1 && point != 1 ? 1 : digit));
+        }
+        if (r >> 11 & 1) o += sprintf(o, "e%d", (int)((r >> 12) % 61) - 30);
+    }
+    o += sprintf(o, "]");
+    check_same("many numbers", text, (size_t)(o - text));
+    free(text);
 }
 
 /* Text jsmn's strict mode tokenizes without complaint (or that cJSON refuses) and JSON forbids. */
@@ -217,6 +272,7 @@ static void comma_locale(void) {
 int main(void) {
     heap = ossa_allocator_resolve(NULL);
     valid_texts();
+    many_numbers();
     invalid_texts();
     nesting_limit();
     long_array_of_objects();
