@@ -74,9 +74,8 @@ void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     L->path_format = fmt;
 }
 
-void ossa_io_path_settle(ossa_io_loader *L) {
+static void write_format(ossa_io_loader *L) {
     const char *f = L->path_format;
-    if (!f) return;
     L->path_format = NULL;
     L->path_len = 0;
     int number = 0;
@@ -88,6 +87,10 @@ void ossa_io_path_settle(ossa_io_loader *L) {
         path_append_uint(L, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
     }
     path_append(L, f, strlen(f));
+}
+
+void ossa_io_path_settle(ossa_io_loader *L) {
+    if (L->path_format) write_format(L);
 }
 
 /* ---- refusals and warnings ---- */

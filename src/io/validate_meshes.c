@@ -2,6 +2,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "io/accessor_decode.h"
 #include "io/loader.h"
@@ -247,6 +250,69 @@ static const uint8_t *element_bytes(const ossa_io_loader *L, int32_t accessor) {
     return doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
 }
 
+/* A vertex's joints (stored as 1 or 2 bytes each) with a zero weight's joint replaced by a value
+ * no joint has, distinct per slot: any two equal slots are then a joint listed twice with
+ * non-zero weights. */
+static void joint_slots(const uint8_t *jp, uint32_t jsize, const float *weight, uint32_t *slot) {
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t joint = jp[k];
+        if (jsize == 2) {
+            uint16_t stored;
+            memcpy(&stored, jp + 2 * k, sizeof stored);
+            joint = stored;
+        }
+        slot[k] = weight[k] != 0 ? joint : 0x80000000u | k;
+    }
+}
+
+/* One vertex of a plain set: bit 1 when a weight is not finite or is negative, bit 2 when a
+ * joint with a non-zero weight is listed twice; *sum is the weights' sum in double, added in
+ * order. */
+static unsigned plain_vertex(const uint8_t *wp, const uint8_t *jp, uint32_t jsize, double *sum) {
+#if defined(__SSE2__)
+    __m128 w = _mm_loadu_ps((const float *)(const void *)wp);
+    /* NaN fails both comparisons */
+    __m128 fine =
+        _mm_and_ps(_mm_cmpge_ps(w, _mm_setzero_ps()), _mm_cmplt_ps(w, _mm_set1_ps(INFINITY)));
+    unsigned flags = _mm_movemask_ps(fine) != 0xF;
+    __m128d low = _mm_cvtps_pd(w), high = _mm_cvtps_pd(_mm_movehl_ps(w, w));
+    __m128d total = _mm_add_sd(low, _mm_unpackhi_pd(low, low));
+    total = _mm_add_sd(total, high);
+    *sum = _mm_cvtsd_f64(_mm_add_sd(total, _mm_unpackhi_pd(high, high)));
+    __m128i joints =
+        jsize == 1
+            ? _mm_cvtsi32_si128((int)(jp[0] | jp[1] << 8 | jp[2] << 16 | (uint32_t)jp[3] << 24))
+            : _mm_loadl_epi64((const __m128i *)(const void *)jp);
+    if (jsize == 1) joints = _mm_unpacklo_epi8(joints, _mm_setzero_si128());
+    joints = _mm_unpacklo_epi16(joints, _mm_setzero_si128());
+    __m128i keep = _mm_castps_si128(_mm_cmpneq_ps(w, _mm_setzero_ps()));
+    __m128i absent =
+        _mm_set_epi32((int)0x80000003u, (int)0x80000002u, (int)0x80000001u, (int)0x80000000u);
+    __m128i slot = _mm_or_si128(_mm_and_si128(keep, joints), _mm_andnot_si128(keep, absent));
+    /* slot k against slots k+1 and k+2 (mod 4): every pair at least once */
+    __m128i same =
+        _mm_or_si128(_mm_cmpeq_epi32(slot, _mm_shuffle_epi32(slot, _MM_SHUFFLE(0, 3, 2, 1))),
+                     _mm_cmpeq_epi32(slot, _mm_shuffle_epi32(slot, _MM_SHUFFLE(1, 0, 3, 2))));
+    return flags | (unsigned)(_mm_movemask_epi8(same) != 0) << 1;
+#else
+    float weight[4];
+    memcpy(weight, wp, sizeof weight);
+    unsigned flags = 0;
+    double total = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        double x = weight[k];
+        if (!isfinite(x) || x < 0) flags = 1;
+        total += x;
+    }
+    *sum = total;
+    uint32_t slot[4];
+    joint_slots(jp, jsize, weight, slot);
+    int twice = (slot[0] == slot[1]) | (slot[0] == slot[2]) | (slot[0] == slot[3]) |
+                (slot[1] == slot[2]) | (slot[1] == slot[3]) | (slot[2] == slot[3]);
+    return flags | (unsigned)twice << 1;
+#endif
+}
+
 /* check_weights and check_joint_duplicates in one pass over the stored bytes, for the usual
  * skinned primitive: one influence set, float weights, both stored plainly. The same refusal,
  * warnings and order; returns 0 (nothing done) when it does not apply. */
@@ -264,56 +330,36 @@ static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
     if (!ossa_io_accessor_has_data(L, wi) || !ossa_io_accessor_has_data(L, ji)) return 0;
     const uint8_t *wp = element_bytes(L, wi), *jp = element_bytes(L, ji);
     size_t wstride = L->acc_info[wi].stride, jstride = L->acc_info[ji].stride;
-    uint64_t off = 0, first_off = 0, duplicate = 0, first_duplicate = 0;
+    uint64_t off = 0, first_off = 0, first_duplicate = 0;
     double off_sum = 0;
     uint32_t duplicate_joint = UINT32_MAX;
     for (uint64_t v = 0; v < w->count; v++, wp += wstride, jp += jstride) {
+        double sum;
+        unsigned flags = plain_vertex(wp, jp, jsize, &sum);
         float weight[4];
         memcpy(weight, wp, sizeof weight);
-        double sum = 0;
-        for (uint32_t k = 0; k < 4; k++) {
-            double x = weight[k];
-            if (!isfinite(x) || x < 0) {
-                ossa_io_path_key(L, "attributes");
-                ossa_io_fail_key(L, "WEIGHTS_0", OSSA_ERROR_INVALID,
-                                 "the weight of vertex %llu is %g; weights must be finite and >= 0",
-                                 (unsigned long long)v, x);
-            }
-            sum += x;
-        }
+        if (flags & 1)
+            for (uint32_t k = 0; k < 4; k++)
+                if (!isfinite(weight[k]) || weight[k] < 0) {
+                    ossa_io_path_key(L, "attributes");
+                    ossa_io_fail_key(
+                        L, "WEIGHTS_0", OSSA_ERROR_INVALID,
+                        "the weight of vertex %llu is %g; weights must be finite and >= 0",
+                        (unsigned long long)v, (double)weight[k]);
+                }
         if (fabs(sum - 1.0) > 2e-2 && !off++) {
             first_off = v;
             off_sum = sum;
         }
-        if (duplicate) continue;
-        uint32_t joint[4];
-        if (jsize == 1) {
-            for (uint32_t k = 0; k < 4; k++)
-                joint[k] = jp[k];
-        } else {
-            uint16_t stored[4];
-            memcpy(stored, jp, sizeof stored);
-            for (uint32_t k = 0; k < 4; k++)
-                joint[k] = stored[k];
-        }
-        /* Without branches (which weights are zero follows no pattern): a zero weight's joint is
-         * replaced by a value no joint has, distinct per slot, then any two equal slots are a
-         * joint listed twice with non-zero weights. */
-        uint32_t slot[4];
-        for (uint32_t k = 0; k < 4; k++) {
-            uint32_t keep = 0u - (uint32_t)(weight[k] != 0);
-            slot[k] = (joint[k] & keep) | ((0x80000000u | k) & ~keep);
-        }
-        int twice = (slot[0] == slot[1]) | (slot[0] == slot[2]) | (slot[0] == slot[3]) |
-                    (slot[1] == slot[2]) | (slot[1] == slot[3]) | (slot[2] == slot[3]);
-        if (!twice) continue;
+        if (!(flags & 2) || duplicate_joint != UINT32_MAX) continue;
         /* the pair check_joint_duplicates names: the first in order */
-        duplicate = 1;
+        uint32_t slot[4];
+        joint_slots(jp, jsize, weight, slot);
         first_duplicate = v;
         for (uint32_t i = 0; i < 4 && duplicate_joint == UINT32_MAX; i++)
             for (uint32_t k = i + 1; k < 4; k++)
                 if (slot[i] == slot[k]) {
-                    duplicate_joint = joint[i];
+                    duplicate_joint = slot[i];
                     break;
                 }
     }
@@ -322,7 +368,7 @@ static int check_one_plain_set(ossa_io_loader *L, const ossa_primitive *p) {
             L, "attributes.WEIGHTS_0",
             "the weights of %llu vertices do not sum to 1 (first: vertex %llu, sum %g)",
             (unsigned long long)off, (unsigned long long)first_off, off_sum);
-    if (duplicate)
+    if (duplicate_joint != UINT32_MAX)
         ossa_io_warn_key(L, "attributes.JOINTS_0",
                          "vertex %llu lists joint %u twice with non-zero weights",
                          (unsigned long long)first_duplicate, duplicate_joint);

@@ -462,6 +462,69 @@ static void test_json(void) {
     CHECK(doc == NULL);
 }
 
+/* One skinned vertex: joints[a] == joints[b] (as UNSIGNED_BYTE or UNSIGNED_SHORT) with weights
+ * (the checks compare every pair of slots, and read each weight). Returns the load's result. */
+static ossa_result load_vertex(int short_joints, int a, int b, const float weights[4],
+                               ossa_document **doc, ossa_error *error) {
+    uint8_t vertex[36] = {0}; /* position 0, joints 12, weights 20 */
+    uint16_t joints[4] = {4, 5, 6, 7};
+    joints[a] = joints[b] = 2;
+    for (int k = 0; k < 4; k++) {
+        if (short_joints)
+            memcpy(vertex + 12 + 2 * k, &joints[k], 2);
+        else
+            vertex[12 + k] = (uint8_t)joints[k];
+    }
+    memcpy(vertex + 20, weights, 16);
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{'asset':{'version':'2.0'},'buffers':[{'byteLength':36}],'bufferViews':[{'buffer':"
+             "0,'byteLength':36}],'accessors':[{'bufferView':0,'componentType':5126,'count':1,"
+             "'type':'VEC3','min':[0,0,0],'max':[0,0,0]},{'bufferView':0,'byteOffset':12,"
+             "'componentType':%d,'count':1,'type':'VEC4'},{'bufferView':0,'byteOffset':20,"
+             "'componentType':5126,'count':1,'type':'VEC4'}],'meshes':[{'primitives':[{'mode':0,"
+             "'attributes':{'POSITION':0,'JOINTS_0':1,'WEIGHTS_0':2}}]}]}",
+             short_joints ? 5123 : 5121);
+    return io_load_json(json, vertex, sizeof vertex, NULL, doc, error);
+}
+
+/* Every pair of slots, both joint sizes: a joint listed twice with non-zero weights is warned,
+ * with a zero weight on one of them it is not; a weight that is NaN, infinite or negative in
+ * any slot is refused. */
+static void test_joint_pairs(void) {
+    static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    const char *path = "meshes[0].primitives[0].attributes.JOINTS_0";
+    for (int size = 0; size < 2; size++)
+        for (int i = 0; i < 6; i++) {
+            int a = pairs[i][0], b = pairs[i][1];
+            ossa_document *doc = NULL;
+            ossa_error error;
+            const float even[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+            CHECKF(load_vertex(size, a, b, even, &doc, &error) == OSSA_OK, "%s", error.message);
+            CHECKF(io_has_warning(doc, path, "vertex 0 lists joint 2 twice"),
+                   "slots %d and %d, %d-byte joints", a, b, size + 1);
+            ossa_document_free(doc);
+            float one_zero[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+            one_zero[b] = 0;
+            one_zero[a] = 0.5f;
+            CHECK(load_vertex(size, a, b, one_zero, &doc, &error) == OSSA_OK);
+            CHECKF(!io_has_warning(doc, path, "twice"), "slots %d and %d", a, b);
+            CHECK(!io_has_warning(doc, "meshes[0].primitives[0].attributes.WEIGHTS_0", "sum"));
+            ossa_document_free(doc);
+        }
+    const float bad[3] = {NAN, INFINITY, -0.25f};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 3; i++) {
+            float weights[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+            weights[k] = bad[i];
+            ossa_document *doc = NULL;
+            ossa_error error;
+            CHECKF(load_vertex(1, 0, 1, weights, &doc, &error) == OSSA_ERROR_INVALID,
+                   "weight %d = %g accepted", k, (double)bad[i]);
+            CHECK(strstr(error.message, "weights must be finite and >= 0") != NULL);
+        }
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -492,6 +555,7 @@ int main(void) {
     CHECK(io_has_warning(doc, "nodes[0]", "scene 0 shows this skinned mesh node but not joint"));
     ossa_document_free(doc);
     test_accessor_ranges();
+    test_joint_pairs();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();
