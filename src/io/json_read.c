@@ -12,6 +12,13 @@
  * cost more than reading the key. They are cut at OSSA_PATH_MAX - 1 characters, as snprintf
  * would cut them. */
 
+static void write_format(ossa_io_loader *L);
+
+/* ossa_io_path_settle inside this file, where most calls find nothing to write */
+static inline void settle(ossa_io_loader *L) {
+    if (L->path_format) write_format(L);
+}
+
 static void path_append(ossa_io_loader *L, const char *text, size_t length) {
     size_t room = sizeof L->path - 1 - L->path_len;
     if (length > room) length = room;
@@ -36,7 +43,7 @@ static void path_append_uint(ossa_io_loader *L, unsigned long long value) {
 }
 
 size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
-    ossa_io_path_settle(L);
+    settle(L);
     size_t mark = L->path_len;
     if (L->path_len) path_append(L, ".", 1);
     path_append(L, key, strlen(key));
@@ -44,7 +51,7 @@ size_t ossa_io_path_key(ossa_io_loader *L, const char *key) {
 }
 
 size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
-    ossa_io_path_settle(L);
+    settle(L);
     size_t mark = L->path_len;
     path_append(L, "[", 1);
     path_append_uint(L, index);
@@ -53,7 +60,7 @@ size_t ossa_io_path_index(ossa_io_loader *L, uint64_t index) {
 }
 
 void ossa_io_path_restore(ossa_io_loader *L, size_t mark) {
-    ossa_io_path_settle(L);
+    settle(L);
     L->path_len = mark;
     L->path[mark] = '\0';
 }
@@ -65,11 +72,11 @@ void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     int count = 0;
-    for (const char *f = strchr(fmt, '%'); f; f = strchr(f + 2, '%')) {
-        if (count == OSSA_IO_PATH_NUMBERS) break; /* more than the formats here use: cut */
+    /* strchr's vector loop finds the few conversions of a long format fastest */
+    for (const char *f = strchr(fmt, '%'); f && count < OSSA_IO_PATH_NUMBERS;
+         f = strchr(f + 2, '%'))
         L->path_numbers[count++] =
             f[1] == 'd' ? va_arg(args, int) : (long long)va_arg(args, unsigned);
-    }
     va_end(args);
     L->path_format = fmt;
 }
@@ -90,7 +97,7 @@ static void write_format(ossa_io_loader *L) {
 }
 
 void ossa_io_path_settle(ossa_io_loader *L) {
-    if (L->path_format) write_format(L);
+    settle(L);
 }
 
 /* ---- refusals and warnings ---- */
@@ -98,7 +105,7 @@ void ossa_io_path_settle(ossa_io_loader *L) {
 OSSA_NORETURN static void fail_v(ossa_io_loader *L, ossa_result code, const char *fmt,
                                  va_list args) {
     /* The loader may have named the file before the document knew it: keep that name. */
-    ossa_io_path_settle(L);
+    settle(L);
     char file[OSSA_FILE_MAX];
     snprintf(file, sizeof file, "%s", L->doc->file ? L->doc->file : L->error->file);
     ossa_error_setv(L->error, code, file, L->path, fmt, args);
@@ -137,7 +144,7 @@ static void warn_v(ossa_io_loader *L, const char *fmt, va_list args) {
         L->warning_capacity = capacity;
     }
     ossa_warning *w = &doc->warnings[doc->warning_count++];
-    ossa_io_path_settle(L);
+    settle(L);
     size_t n = L->path_len < sizeof w->path ? L->path_len : sizeof w->path - 1;
     memcpy(w->path, L->path, n);
     w->path[n] = '\0';

@@ -58,11 +58,11 @@ int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rota
         float q[4];
         memcpy(q, p, sizeof q);
         double x = q[0], y = q[1], z = q[2], w = q[3];
-        double len = sqrt(x * x + y * y + z * z + w * w);
-        if (len < 1e-6)
+        double len2 = x * x + y * y + z * z + w * w;
+        if (ossa_io_rotation_zero(len2))
             ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
                          (unsigned long long)k);
-        if (fabs(len - 1.0) > 5e-3 && !(*non_unit)++) *first_non_unit = k;
+        if (ossa_io_rotation_not_unit(len2) && !(*non_unit)++) *first_non_unit = k;
     }
     return 1;
 }

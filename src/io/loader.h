@@ -234,6 +234,15 @@ int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor);
  * bound passes at once when this is below it (validate_accessors.c). */
 uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor);
 
+/* A rotation key of squared length len2 is a zero quaternion when its length is below 1e-6, and
+ * is not unit when its length is more than 5e-3 from 1: compared squared, without a root. */
+static inline int ossa_io_rotation_zero(double len2) {
+    return len2 < 1e-12;
+}
+static inline int ossa_io_rotation_not_unit(double len2) {
+    return len2 < 0.995 * 0.995 || len2 > 1.005 * 1.005;
+}
+
 /* Animation keys stored plainly as floats, checked in place (key_values.c); each returns 0, having
  * done nothing, when the accessor is not one (then the general pass runs). Key times: finite, not
  * negative, increasing. Key values: finite, and for rotations (`cubic`: only every third key, the

@@ -85,11 +85,11 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
                     ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is not finite",
                                  (unsigned long long)(first + i));
             if (path != OSSA_PATH_ROTATION || (cubic && (first + i) % 3 != 1)) continue;
-            double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
-            if (len < 1e-6)
+            double len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+            if (ossa_io_rotation_zero(len2))
                 ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
                              (unsigned long long)(first + i));
-            if (fabs(len - 1.0) > 5e-3 && !non_unit++) first_non_unit = first + i;
+            if (ossa_io_rotation_not_unit(len2) && !non_unit++) first_non_unit = first + i;
         }
     }
     ossa_io_path_set(L, "animations[%u].channels[%u].sampler", anim, channel);
