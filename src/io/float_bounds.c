@@ -25,13 +25,22 @@
                 lo_v[r] = _mm_min_ps(v, lo_v[r]);                                                  \
                 hi_v[r] = _mm_max_ps(v, hi_v[r]);                                                  \
             }                                                                                      \
-        for (int r = 0; r < (K); r++) {                                                            \
+        int kept = (K);   /* registers left to reduce lane by lane */                              \
+        if (4 % n == 0) { /* every register holds the same components: merged as vectors */        \
+            for (int r = 1; r < (K); r++) {                                                        \
+                lo_v[0] = _mm_min_ps(lo_v[0], lo_v[r]);                                            \
+                hi_v[0] = _mm_max_ps(hi_v[0], hi_v[r]);                                            \
+                sum_v[0] = _mm_add_ps(sum_v[0], sum_v[r]);                                         \
+            }                                                                                      \
+            kept = 1;                                                                              \
+        }                                                                                          \
+        uint32_t c = 0; /* component (4r + lane) % n, counted */                                   \
+        for (int r = 0; r < kept; r++) {                                                           \
             float l[4], h[4], s[4];                                                                \
             _mm_storeu_ps(l, lo_v[r]);                                                             \
             _mm_storeu_ps(h, hi_v[r]);                                                             \
             _mm_storeu_ps(s, sum_v[r]);                                                            \
-            for (int lane = 0; lane < 4; lane++) {                                                 \
-                uint32_t c = (uint32_t)(4 * r + lane) % n;                                         \
+            for (int lane = 0; lane < 4; lane++, c = c + 1 == n ? 0 : c + 1) {                     \
                 sum += s[lane];                                                                    \
                 lo_f[c] = l[lane] < lo_f[c] ? l[lane] : lo_f[c];                                   \
                 hi_f[c] = h[lane] > hi_f[c] ? h[lane] : hi_f[c];                                   \
@@ -66,10 +75,11 @@ int ossa_io_packed_float_bounds(const uint8_t *p, uint64_t count, uint32_t n, do
     default:
         break; /* no other element sizes: the loop below reads them all */
     }
-    for (; i < total; i++) { /* what is left: whole elements, as 4 * K is a multiple of n */
+    /* what is left: whole elements, as 4 * K is a multiple of n (a counter, not i % n: a
+     * division per value cost more than the vector loop on short accessors) */
+    for (uint32_t c = 0; i < total; i++, c = c + 1 == n ? 0 : c + 1) {
         float v;
         memcpy(&v, values + i, sizeof v);
-        uint32_t c = (uint32_t)(i % n);
         sum += v - v;
         lo_f[c] = v < lo_f[c] ? v : lo_f[c];
         hi_f[c] = v > hi_f[c] ? v : hi_f[c];
