@@ -117,7 +117,14 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     const char *s = b->text + t->start, *end = b->text + t->end;
     char *out = b->strings, *o = out;
     for (;;) {
-        const char *slash = memchr(s, '\\', (size_t)(end - s));
+        const char *slash;
+        if (end - s < 32) { /* most keys and names: a loop costs less than two calls */
+            for (slash = s; slash < end && *slash != '\\'; slash++)
+                ;
+            if (slash == end) slash = NULL;
+        } else {
+            slash = memchr(s, '\\', (size_t)(end - s));
+        }
         size_t run = (size_t)((slash ? slash : end) - s);
         memcpy(o, s, run);
         o += run;
