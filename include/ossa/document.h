@@ -44,6 +44,10 @@ typedef struct ossa_load_options {
     const char *name;
     /** Folder against which relative URIs resolve when loading from memory; NULL: none allowed. */
     const char *base_dir;
+    /** Do not read images given by URI (files or data URIs): their `data` stays NULL and a missing
+     * file is not warned. For programs that animate and do not draw textures; images stored in a
+     * buffer view still point at their bytes. */
+    int skip_images;
 } ossa_load_options;
 
 typedef enum ossa_component_type {

@@ -248,6 +248,7 @@ static ossa_result load(const uint8_t *data, uint64_t size, const ossa_load_opti
     L->max_buffer_bytes = options->max_buffer_bytes ? options->max_buffer_bytes : (2ull << 30);
     L->max_elements = options->max_elements ? options->max_elements : (1ull << 28);
     L->allow_unsafe_paths = options->allow_unsafe_paths;
+    L->skip_images = options->skip_images;
     L->base_dir = base_dir;
     if (file_name) strncpy(error->file, file_name, OSSA_FILE_MAX - 1);
 

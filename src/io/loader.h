@@ -84,6 +84,7 @@ typedef struct ossa_io_loader {
     ossa_json_tree json; /* the parsed text (json.root), freed once the objects are built */
     uint64_t max_file_bytes, max_buffer_bytes, max_elements;
     int allow_unsafe_paths;
+    int skip_images;      /* ossa_load_options::skip_images */
     const char *base_dir; /* NULL: relative URIs cannot be resolved */
     ossa_io_glb_bin bin;
     uint8_t *file_bytes; /* the file as read (NULL for memory); released once no longer needed */

@@ -27,6 +27,7 @@ static void parse_image(ossa_io_loader *L, const cJSON *item, uint32_t index) {
         }
         return;
     }
+    if (L->skip_images) return;
     uint8_t *data = NULL;
     uint64_t size = 0;
     const char *why = NULL;

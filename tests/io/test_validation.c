@@ -525,6 +525,31 @@ static void test_joint_pairs(void) {
         }
 }
 
+/* skip_images: images given by URI (a data URI, a missing file) are not read, and not warned;
+ * an image in a buffer view still points at its bytes. Without it both URIs are read. */
+static void test_skip_images(void) {
+    const char *json =
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':528}],'bufferViews':[{'buffer':0,"
+        "'byteOffset':8,'byteLength':8}],'images':[{'uri':'data:image/png;base64,iVBORw0KGgo='},"
+        "{'uri':'missing.png'},{'bufferView':0,'mimeType':'image/png'}]}";
+    for (int skip = 0; skip < 2; skip++) {
+        ossa_load_options options = {0};
+        options.skip_images = skip;
+        ossa_document *doc = NULL;
+        ossa_error error;
+        CHECKF(io_load_json(json, bin, sizeof bin, &options, &doc, &error) == OSSA_OK, "%s: %s",
+               error.path, error.message);
+        if (!doc) continue;
+        CHECKF((doc->images[0].data != NULL) == !skip, "skip %d", skip);
+        CHECK(doc->images[0].byte_length == (skip ? 0u : 8u));
+        CHECK(doc->images[1].data == NULL);
+        CHECKF(io_has_warning(doc, "images[1].uri", "cannot be loaded") == !skip, "skip %d", skip);
+        CHECK(doc->images[2].byte_length == 8 && doc->images[2].data &&
+              !memcmp(doc->images[2].data, bin + 8, 8));
+        ossa_document_free(doc);
+    }
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -556,6 +581,7 @@ int main(void) {
     ossa_document_free(doc);
     test_accessor_ranges();
     test_joint_pairs();
+    test_skip_images();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();

@@ -9,8 +9,8 @@
 
 typedef struct bench_load_result {
     char model[256];
-    double us;      /* load + every accessor read as floats + free: cgltf's parse, load buffers,
-                       validate and unpack of every accessor (and its free) */
+    double us; /* load (images not read) + every accessor read as floats + free: cgltf's parse, load
+                  buffers, validate and unpack of every accessor (and its free) */
     double us_load; /* ossa_document_load_file alone (parse, buffers, every check) */
 } bench_load_result;
 
