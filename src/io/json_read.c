@@ -239,9 +239,18 @@ uint32_t ossa_io_get_array(ossa_io_loader *L, const cJSON *object, const char *k
     return (uint32_t)size;
 }
 
+/* Without floor, a call on builds for the x86-64 baseline: whole numbers beyond 2^62 in magnitude
+ * are all integers, and the others convert to int64_t exactly when they are. */
 static int is_integer(const cJSON *item) {
     double v = item->valuedouble;
-    return cJSON_IsNumber(item) && isfinite(v) && floor(v) == v;
+    if (!cJSON_IsNumber(item) || !isfinite(v)) return 0;
+    return fabs(v) >= 0x1p62 || (double)(int64_t)v == v;
+}
+
+/* An index below count: what ossa_io_index_value accepts, checked without a call. */
+static int is_index(const cJSON *item, uint32_t count) {
+    double v = item->valuedouble;
+    return cJSON_IsNumber(item) && v >= 0 && v < count && (double)(uint32_t)v == v;
 }
 
 int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count,
@@ -264,10 +273,9 @@ int32_t ossa_io_get_index(ossa_io_loader *L, const cJSON *object, const char *ke
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
         return -1;
     }
-    size_t mark = ossa_io_path_key(L, key);
-    int32_t index = ossa_io_index_value(L, item, count, what);
-    ossa_io_path_restore(L, mark);
-    return index;
+    if (is_index(item, count)) return (int32_t)item->valuedouble;
+    ossa_io_path_key(L, key);
+    return ossa_io_index_value(L, item, count, what); /* refuses it, at the key */
 }
 
 uint64_t ossa_io_get_uint(ossa_io_loader *L, const cJSON *object, const char *key,
