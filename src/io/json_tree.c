@@ -66,7 +66,9 @@ static size_t skip_space(const char *text, size_t at, size_t end) {
 /* text[from, to) between two tokens must be white space around exactly one separator, or only
  * white space when separator is 0. jsmn does not check this: it takes [1 2], [1,,2] and
  * {"a":1,} for valid. */
-static int check_gap(builder *b, size_t from, size_t to, char separator) {
+static inline int check_gap(builder *b, size_t from, size_t to, char separator) {
+    /* compact text: nothing, or the separator alone */
+    if (to - from == (separator != 0) && (!separator || b->text[from] == separator)) return 1;
     if (from > to) return syntax_error(b, to);
     size_t at = skip_space(b->text, from, to);
     if (separator) {
@@ -117,19 +119,17 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     const char *s = b->text + t->start, *end = b->text + t->end;
     char *out = b->strings, *o = out;
     for (;;) {
-        const char *slash;
-        if (end - s < 32) { /* most keys and names: a loop costs less than two calls */
-            for (slash = s; slash < end && *slash != '\\'; slash++)
-                ;
-            if (slash == end) slash = NULL;
+        if (end - s < 32) { /* most keys and names: copied as scanned, without calls */
+            while (s < end && *s != '\\')
+                *o++ = *s++;
         } else {
-            slash = memchr(s, '\\', (size_t)(end - s));
+            const char *slash = memchr(s, '\\', (size_t)(end - s));
+            size_t run = (size_t)((slash ? slash : end) - s);
+            memcpy(o, s, run);
+            o += run;
+            s += run;
         }
-        size_t run = (size_t)((slash ? slash : end) - s);
-        memcpy(o, s, run);
-        o += run;
-        s += run;
-        if (!slash) break;
+        if (s == end) break;
         char c = s[1];
         s += 2;
         switch (c) {
@@ -178,32 +178,58 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     return out;
 }
 
-/* 1 when s[0, n) follows JSON's grammar of numbers, else 0. */
-static int is_number(const char *s, size_t n) {
+/* How scan_number read a number. */
+enum { NOT_A_NUMBER, EXACT, NEEDS_STRTOD };
+
+/* Reads s[0, n) by JSON's grammar of numbers, in one pass. Returns NOT_A_NUMBER when it breaks
+ * the grammar; EXACT, with *value, when one correctly rounded operation gives the value (the
+ * classic fast path: at most 19 digits making a whole number w <= 2^53 and a power of ten 10^e
+ * with |e| <= 22, both exact doubles, so w * 10^e or w / 10^-e is what strtod returns); else
+ * NEEDS_STRTOD. */
+static int scan_number(const char *s, size_t n, double *value) {
+    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     size_t i = s[0] == '-';
-    if (i == n) return 0;
+    uint64_t whole = 0; /* wraps past 19 digits, which then go to strtod */
+    int digits = 0, exponent = 0;
+    if (i == n) return NOT_A_NUMBER;
     if (s[i] == '0')
         i++;
     else if (s[i] >= '1' && s[i] <= '9')
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+            whole = whole * 10 + (uint64_t)(s[i] - '0');
     else
-        return 0;
+        return NOT_A_NUMBER;
     if (i < n && s[i] == '.') {
-        size_t digits = ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == digits) return 0;
+        size_t first = ++i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, exponent--)
+            whole = whole * 10 + (uint64_t)(s[i] - '0');
+        if (i == first) return NOT_A_NUMBER;
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int negative = 0, written = 0;
         i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-        size_t digits = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == digits) return 0;
+        if (i < n && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+        size_t first = i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (written < 100000) written = written * 10 + (s[i] - '0');
+        if (i == first) return NOT_A_NUMBER;
+        exponent += negative ? -written : written;
     }
-    return i == n;
+    if (i != n) return NOT_A_NUMBER;
+#if FLT_EVAL_METHOD == 0
+    if (digits > 19 || whole > (UINT64_C(1) << 53) || exponent < -22 || exponent > 22)
+        return NEEDS_STRTOD;
+    double magnitude = exponent == 0  ? (double)whole
+                       : exponent < 0 ? (double)whole / powers[-exponent]
+                                      : (double)whole * powers[exponent];
+    *value = s[0] == '-' ? -magnitude : magnitude;
+    return EXACT;
+#else
+    (void)powers, (void)value;
+    return NEEDS_STRTOD;
+#endif
 }
 
 /* strtod in a locale whose decimal point is not '.': the text copied with the locale's point. */
@@ -231,72 +257,39 @@ static int number_in_locale(builder *b, const char *s, size_t n, double *value) 
     return whole ? 1 : syntax_error(b, (size_t)(s - b->text));
 }
 
-/* The value of a number of JSON's grammar when one correctly rounded operation gives it (the
- * classic fast path: at most 19 digits making a whole number w <= 2^53, and a power of ten
- * 10^e with |e| <= 22, both exact doubles, so w * 10^e or w / 10^-e is what strtod returns).
- * Returns 0 when the number needs strtod. */
-static int exact_value(const char *s, size_t n, double *value) {
-#if FLT_EVAL_METHOD == 0
-    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = s[0] == '-';
-    uint64_t whole = 0;
-    int digits = 0, exponent = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-        whole = whole * 10 + (uint64_t)(s[i] - '0');
-    if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, exponent--)
-            whole = whole * 10 + (uint64_t)(s[i] - '0');
-    if (digits > 19 || whole > (UINT64_C(1) << 53)) return 0;
-    if (i < n) { /* the exponent */
-        int sign = 1, written = 0;
-        i++;
-        if (s[i] == '+' || s[i] == '-') sign = s[i++] == '-' ? -1 : 1;
-        for (; i < n; i++) {
-            if (written > 1000) return 0;
-            written = written * 10 + (s[i] - '0');
-        }
-        exponent += sign * written;
-    }
-    if (exponent < -22 || exponent > 22) return 0;
-    double magnitude =
-        exponent < 0 ? (double)whole / powers[-exponent] : (double)whole * powers[exponent];
-    *value = s[0] == '-' ? -magnitude : magnitude;
-    return 1;
-#else
-    (void)s, (void)n, (void)value;
-    return 0;
-#endif
-}
-
-/* A number's value: exactly what strtod returns, from exact_value when it can, else from strtod,
+/* A number's value: exactly what strtod returns, from scan_number when it can, else from strtod,
  * which reads the token in place: jsmn's strict mode ends every primitive at a delimiter inside
  * the text, where strtod stops too. */
 static int number_value(builder *b, const char *s, size_t n, double *value) {
-    if (!is_number(s, n)) return syntax_error(b, (size_t)(s - b->text));
-    if (exact_value(s, n, value)) return 1;
+    int read = scan_number(s, n, value);
+    if (read == NOT_A_NUMBER) return syntax_error(b, (size_t)(s - b->text));
+    if (read == EXACT) return 1;
     char *stop = NULL;
     *value = strtod(s, &stop);
     if (stop == s + n) return 1;
     return number_in_locale(b, s, n, value);
 }
 
+/* true, false, null, or a number (jsmn's strict mode lets no other first character through) */
 static int primitive(builder *b, const jsmntok_t *t, cJSON *node) {
     const char *s = b->text + t->start;
     size_t n = (size_t)(t->end - t->start);
-    if (n == 4 && !memcmp(s, "true", 4)) {
+    switch (s[0]) {
+    case 't':
+        if (n != 4 || memcmp(s, "true", 4)) return syntax_error(b, (size_t)t->start);
         node->type = cJSON_True;
         node->valueint = 1;
         return 1;
-    }
-    if (n == 5 && !memcmp(s, "false", 5)) {
+    case 'f':
+        if (n != 5 || memcmp(s, "false", 5)) return syntax_error(b, (size_t)t->start);
         node->type = cJSON_False;
         return 1;
-    }
-    if (n == 4 && !memcmp(s, "null", 4)) {
+    case 'n':
+        if (n != 4 || memcmp(s, "null", 4)) return syntax_error(b, (size_t)t->start);
         node->type = cJSON_NULL;
         return 1;
+    default:
+        break;
     }
     double value = 0.0;
     if (!number_value(b, s, n, &value)) return 0;
