@@ -34,7 +34,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SHARED=${OSSA_SHARED:-$HERE/../../shared}
 WORK=${TMPDIR:-/tmp}/cgltf-anchor
 mkdir -p "$WORK"
+# Both programs run from files just written whole: the same ossa binary ran 20% slower from the
+# build folder where it had been relinked many times than from a fresh copy (Linux 6.18, ext4;
+# docs/performance-log.md, 2026-11-28).
+rm -f "$WORK/bench_cgltf" "$WORK/ossa"
 cc -O2 -I "$CGLTF" "$SHARED/anchors/cgltf/bench_cgltf.c" -o "$WORK/bench_cgltf" -lm
+cp "$OSSA" "$WORK/ossa"
+OSSA=$WORK/ossa
 find "$SHARED/models" -name '*.gltf' -o -name '*.glb' | sort >"$WORK/models"
 : >"$WORK/times"
 round=1
