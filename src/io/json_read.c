@@ -201,6 +201,18 @@ const cJSON *ossa_io_member(const cJSON *object, const char *key) {
     return NULL;
 }
 
+/* ossa_io_member for the getters: the object whose members ossa_io_check_members last checked
+ * answers by the name's address (the loader passes the same literal for a name in its `known`
+ * list and to the getter; the linker merges equal literals), without comparing names. Another
+ * object, or a name not found by address, is looked up as usual. */
+static const cJSON *lookup(const ossa_io_loader *L, const cJSON *object, const char *key) {
+    if (object && object == L->checked_object)
+        for (size_t k = 0; k < OSSA_IO_CHECKED_MAX && L->checked_known[k]; k++)
+            if (L->checked_known[k] == key)
+                return L->checked_found >> k & 1 ? L->checked_member[k] : NULL;
+    return ossa_io_member(object, key);
+}
+
 void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item) {
     if (!cJSON_IsObject(item))
         ossa_io_fail(L, OSSA_ERROR_INVALID, "must be an object, not %s", json_type_name(item));
@@ -208,7 +220,7 @@ void ossa_io_expect_object(ossa_io_loader *L, const cJSON *item) {
 
 const cJSON *ossa_io_get_object(ossa_io_loader *L, const cJSON *object, const char *key,
                                 int required) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) {
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
         return NULL;
@@ -221,7 +233,7 @@ const cJSON *ossa_io_get_object(ossa_io_loader *L, const cJSON *object, const ch
 
 uint32_t ossa_io_get_array(ossa_io_loader *L, const cJSON *object, const char *key,
                            const cJSON **out, int required) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     *out = NULL;
     if (!item) {
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
@@ -268,7 +280,7 @@ int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count
 
 int32_t ossa_io_get_index(ossa_io_loader *L, const cJSON *object, const char *key, uint32_t count,
                           const char *what, int required) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) {
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
         return -1;
@@ -280,7 +292,7 @@ int32_t ossa_io_get_index(ossa_io_loader *L, const cJSON *object, const char *ke
 
 uint64_t ossa_io_get_uint(ossa_io_loader *L, const cJSON *object, const char *key,
                           uint64_t fallback, int required) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) {
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
         return fallback;
@@ -296,7 +308,7 @@ uint64_t ossa_io_get_uint(ossa_io_loader *L, const cJSON *object, const char *ke
 
 double ossa_io_get_number(ossa_io_loader *L, const cJSON *object, const char *key,
                           double fallback) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) return fallback;
     if (!cJSON_IsNumber(item))
         ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be a number, not %s",
@@ -307,7 +319,7 @@ double ossa_io_get_number(ossa_io_loader *L, const cJSON *object, const char *ke
 }
 
 int ossa_io_get_bool(ossa_io_loader *L, const cJSON *object, const char *key, int fallback) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) return fallback;
     if (!cJSON_IsBool(item))
         ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "must be true or false, not %s",
@@ -317,7 +329,7 @@ int ossa_io_get_bool(ossa_io_loader *L, const cJSON *object, const char *key, in
 
 const char *ossa_io_get_string(ossa_io_loader *L, const cJSON *object, const char *key,
                                int required) {
-    const cJSON *item = ossa_io_member(object, key);
+    const cJSON *item = lookup(L, object, key);
     if (!item) {
         if (required) ossa_io_fail_key(L, key, OSSA_ERROR_INVALID, "is required but missing");
         return NULL;
@@ -335,7 +347,7 @@ char *ossa_io_dup_string(ossa_io_loader *L, const cJSON *object, const char *key
 
 int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, float *out,
                        uint32_t count) {
-    const cJSON *array = ossa_io_member(object, key);
+    const cJSON *array = lookup(L, object, key);
     if (!array) return 0;
     size_t mark = ossa_io_path_key(L, key);
     if (!cJSON_IsArray(array))
@@ -375,6 +387,9 @@ const cJSON *ossa_io_get_extension(ossa_io_loader *L, const cJSON *object, const
 }
 
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known) {
+    L->checked_object = NULL; /* until its members are all seen */
+    L->checked_known = known;
+    L->checked_found = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, object) {
         const char *key = item->string;
@@ -407,9 +422,17 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
         }
         int found = 0;
         for (const char *const *k = known; *k && !found; k++)
-            found = same_key(*k, key);
+            if (same_key(*k, key)) {
+                found = 1;
+                size_t slot = (size_t)(k - known);
+                if (slot < OSSA_IO_CHECKED_MAX && !(L->checked_found >> slot & 1)) {
+                    L->checked_found |= 1u << slot; /* the first of that name, as cJSON finds */
+                    L->checked_member[slot] = item;
+                }
+            }
         if (!found) ossa_io_warn_key(L, key, "unknown property '%s'; ignored", key);
     }
+    L->checked_object = object;
 }
 
 void ossa_io_visit(ossa_io_loader *L, const char *key, const cJSON *array, ossa_io_item_fn fn) {

@@ -76,6 +76,9 @@ typedef struct ossa_io_accessor_info {
 /* The most %u or %d conversions an ossa_io_path_set format may have. */
 #define OSSA_IO_PATH_NUMBERS 4
 
+/* Known names of an object whose members the getters find without comparing names. */
+#define OSSA_IO_CHECKED_MAX 24
+
 typedef struct ossa_io_loader {
     ossa_io_storage *storage;
     ossa_document *doc;
@@ -91,6 +94,13 @@ typedef struct ossa_io_loader {
     char path[OSSA_PATH_MAX]; /* read it after ossa_io_path_settle */
     size_t path_len;
     const char *path_format; /* ossa_io_path_set's, not yet written into path */
+    /* the object ossa_io_check_members last went through (NULL: none), its list of known names,
+     * and the member of each of the first OSSA_IO_CHECKED_MAX names (where its bit in
+     * checked_found is set; else the object has no member of that name) */
+    const cJSON *checked_object;
+    const char *const *checked_known;
+    const cJSON *checked_member[OSSA_IO_CHECKED_MAX];
+    uint32_t checked_found;
     long long path_numbers[OSSA_IO_PATH_NUMBERS];
     uint32_t warning_capacity;
     uint32_t warnings_dropped;
@@ -169,7 +179,9 @@ int ossa_io_get_floats(ossa_io_loader *L, const cJSON *object, const char *key, 
 /* An index read from an array element (path of the element already pushed). */
 int32_t ossa_io_index_value(ossa_io_loader *L, const cJSON *item, uint32_t count, const char *what);
 /* Warns about members outside `known` (NULL-terminated) and checks extensions/extras; an
- * extension named in `known` is one the caller reads (no "has no effect" warning). */
+ * extension named in `known` is one the caller reads (no "has no effect" warning). `known` never
+ * lists "extensions" or "extras" (always allowed, and not kept for the getters, which then find
+ * the object's other members without comparing names). */
 void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *const *known);
 /* Whether extensionsUsed lists the extension. */
 int ossa_io_extension_used(const ossa_io_loader *L, const char *name);
