@@ -2,6 +2,9 @@
  * case), read in place instead of decoded to double first: the same rules, refusals and counts. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "io/loader.h"
 
@@ -23,7 +26,30 @@ int ossa_io_check_key_times_plain(ossa_io_loader *L, int32_t accessor) {
     const ossa_accessor *a = &L->doc->accessors[accessor];
     size_t stride = L->acc_info[accessor].stride;
     double previous = 0;
-    for (uint64_t k = 0; k < a->count; k++, p += stride) {
+    uint64_t k = 0;
+#if defined(__SSE2__)
+    /* Packed times, four at a time against the four before them: while every one is finite, not
+     * negative and above the one before, nothing is refused (NaN fails every comparison). The
+     * loop below goes on from the first block that does not pass, one time after the other. */
+    const float *times = (const float *)(const void *)p;
+    float first;
+    memcpy(&first, p, sizeof first);
+    if (stride == sizeof(float) && a->count > 1 && first >= 0 && first < INFINITY) {
+        const __m128 zero = _mm_setzero_ps(), infinity = _mm_set1_ps(INFINITY);
+        for (k = 1; k + 4 <= a->count; k += 4) {
+            __m128 now = _mm_loadu_ps(times + k), before = _mm_loadu_ps(times + k - 1);
+            __m128 fine =
+                _mm_and_ps(_mm_cmpgt_ps(now, before),
+                           _mm_and_ps(_mm_cmpge_ps(now, zero), _mm_cmplt_ps(now, infinity)));
+            if (_mm_movemask_ps(fine) != 0xF) break;
+        }
+        float last;
+        memcpy(&last, times + k - 1, sizeof last);
+        previous = last;
+        p += k * stride;
+    }
+#endif
+    for (; k < a->count; k++, p += stride) {
         float f;
         memcpy(&f, p, sizeof f);
         double t = f;
@@ -42,6 +68,19 @@ int ossa_io_check_key_times_plain(ossa_io_loader *L, int32_t accessor) {
     return 1;
 }
 
+/* One rotation key, in double: refused when zero, counted when not unit. */
+static void check_rotation(ossa_io_loader *L, const uint8_t *p, uint64_t k, uint64_t *non_unit,
+                           uint64_t *first_non_unit) {
+    float q[4];
+    memcpy(q, p, sizeof q);
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double len2 = x * x + y * y + z * z + w * w;
+    if (ossa_io_rotation_zero(len2))
+        ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
+                     (unsigned long long)k);
+    if (ossa_io_rotation_not_unit(len2) && !(*non_unit)++) *first_non_unit = k;
+}
+
 int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rotation, int cubic,
                                    uint64_t *non_unit, uint64_t *first_non_unit) {
     const uint8_t *p = plain_floats(L, accessor);
@@ -53,16 +92,34 @@ int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rota
     if (!rotation) return 1; /* finite values are all that is asked */
     if (a->components != 4) return 0;
     size_t stride = info->stride;
-    for (uint64_t k = 0; k < a->count; k++, p += stride) {
+    uint64_t k = 0;
+#if defined(__SSE2__)
+    /* Packed keys, four at a time: their squared lengths in float are within 1e-6 of the double
+     * ones, so a float length well inside the unit band is a unit key in double too; the keys of
+     * a block with any other length are checked one by one, in double. */
+    if (!cubic && stride == 4 * sizeof(float)) {
+        const float *q = (const float *)(const void *)p;
+        const __m128 low = _mm_set1_ps(0.995f * 0.995f + 1e-5f);
+        const __m128 high = _mm_set1_ps(1.005f * 1.005f - 1e-5f);
+        for (; k + 4 <= a->count; k += 4) {
+            __m128 a0 = _mm_loadu_ps(q + 4 * k), a1 = _mm_loadu_ps(q + 4 * k + 4);
+            __m128 a2 = _mm_loadu_ps(q + 4 * k + 8), a3 = _mm_loadu_ps(q + 4 * k + 12);
+            a0 = _mm_mul_ps(a0, a0);
+            a1 = _mm_mul_ps(a1, a1);
+            a2 = _mm_mul_ps(a2, a2);
+            a3 = _mm_mul_ps(a3, a3);
+            _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+            __m128 len2 = _mm_add_ps(_mm_add_ps(a0, a1), _mm_add_ps(a2, a3));
+            __m128 unit = _mm_and_ps(_mm_cmpgt_ps(len2, low), _mm_cmplt_ps(len2, high));
+            if (_mm_movemask_ps(unit) == 0xF) continue;
+            for (uint64_t i = k; i < k + 4; i++)
+                check_rotation(L, p + i * stride, i, non_unit, first_non_unit);
+        }
+    }
+#endif
+    for (; k < a->count; k++) {
         if (cubic && k % 3 != 1) continue; /* tangents */
-        float q[4];
-        memcpy(q, p, sizeof q);
-        double x = q[0], y = q[1], z = q[2], w = q[3];
-        double len2 = x * x + y * y + z * z + w * w;
-        if (ossa_io_rotation_zero(len2))
-            ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
-                         (unsigned long long)k);
-        if (ossa_io_rotation_not_unit(len2) && !(*non_unit)++) *first_non_unit = k;
+        check_rotation(L, p + k * stride, k, non_unit, first_non_unit);
     }
     return 1;
 }

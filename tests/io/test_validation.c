@@ -550,6 +550,86 @@ static void test_skip_images(void) {
     }
 }
 
+/* An animation of 13 rotation keys (times at byte 0, quaternions at byte 64) loaded from the
+ * given values: the checks read packed keys four at a time, so each case puts its fault at every
+ * position. */
+enum { KEYS = 13 };
+static ossa_result load_keys(const float *times, float (*quats)[4], ossa_document **doc,
+                             ossa_error *error) {
+    uint8_t data[64 + KEYS * 16];
+    memcpy(data, times, KEYS * sizeof(float));
+    memcpy(data + 64, quats, KEYS * 16);
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{'asset':{'version':'2.0'},'buffers':[{'byteLength':%d}],'bufferViews':[{'buffer':0,"
+             "'byteLength':%d}],'accessors':[{'bufferView':0,'componentType':5126,'count':%d,"
+             "'type':'SCALAR','min':[0],'max':[1]},{'bufferView':0,'byteOffset':64,"
+             "'componentType':5126,'count':%d,'type':'VEC4'}],'nodes':[{}],'animations':[{"
+             "'samplers':[{'input':0,'output':1}],'channels':[{'sampler':0,'target':{'node':0,"
+             "'path':'rotation'}}]}]}",
+             (int)sizeof data, (int)sizeof data, KEYS, KEYS);
+    return io_load_json(json, data, sizeof data, NULL, doc, error);
+}
+
+static void test_key_blocks(void) {
+    float times[KEYS], quats[KEYS][4];
+    for (int k = 0; k < KEYS; k++) {
+        times[k] = (float)k / 16;
+        quats[k][0] = quats[k][1] = quats[k][2] = 0;
+        quats[k][3] = 1;
+    }
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECKF(load_keys(times, quats, &doc, &error) == OSSA_OK, "%s", error.message);
+    ossa_document_free(doc);
+    const char *sampler = "animations[0].channels[0].sampler";
+    for (int at = 0; at < KEYS; at++) {
+        char expected[128];
+        /* key times: repeated, negative, not a number, infinite */
+        const float faults[4] = {at ? times[at - 1] : -1.0f, -0.5f, NAN, INFINITY};
+        for (int f = 0; f < 4; f++) {
+            float bad[KEYS];
+            memcpy(bad, times, sizeof bad);
+            bad[at] = faults[f];
+            ossa_result r = load_keys(bad, quats, &doc, &error);
+            CHECKF(r == OSSA_ERROR_INVALID, "time %d fault %d accepted", at, f);
+            if (f == 0 && at)
+                snprintf(expected, sizeof expected, "t[%d] = %g after t[%d]", at, (double)bad[at],
+                         at - 1);
+            else if (f == 2 || f == 3)
+                snprintf(expected, sizeof expected, "key time t[%d] is not finite", at);
+            else
+                snprintf(expected, sizeof expected, "key time t[%d] = %g is negative", at,
+                         (double)bad[at]);
+            CHECKF(r != OSSA_ERROR_INVALID || strstr(error.message, expected), "%s, not %s",
+                   error.message, expected);
+        }
+        /* a zero rotation is refused */
+        float zero[KEYS][4];
+        memcpy(zero, quats, sizeof zero);
+        zero[at][3] = 0;
+        CHECK(load_keys(times, zero, &doc, &error) == OSSA_ERROR_INVALID);
+        snprintf(expected, sizeof expected, "key value %d is a zero quaternion", at);
+        CHECKF(strstr(error.message, expected) != NULL, "%s", error.message);
+        /* lengths 1.0049 (unit within 5e-3) and 1.0051 here and 0.9949 four keys on (not unit) */
+        float near[KEYS][4];
+        memcpy(near, quats, sizeof near);
+        near[at][3] = 1.0049f;
+        CHECK(load_keys(times, near, &doc, &error) == OSSA_OK);
+        CHECKF(!io_has_warning(doc, sampler, "not unit"), "key %d of length 1.0049", at);
+        ossa_document_free(doc);
+        near[at][3] = 1.0051f;
+        near[(at + 4) % KEYS][3] = 0.9949f;
+        CHECK(load_keys(times, near, &doc, &error) == OSSA_OK);
+        snprintf(expected, sizeof expected,
+                 "2 rotation keys are not unit quaternions (first: key "
+                 "value %d)",
+                 at < (at + 4) % KEYS ? at : (at + 4) % KEYS);
+        CHECKF(io_has_warning(doc, sampler, expected), "%s", expected);
+        ossa_document_free(doc);
+    }
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -582,6 +662,7 @@ int main(void) {
     test_accessor_ranges();
     test_joint_pairs();
     test_skip_images();
+    test_key_blocks();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();
