@@ -1,6 +1,9 @@
 /* Accessor data: finite floats and the declared min/max (both warned: harmless while unused). */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "io/accessor_decode.h"
 #include "io/float_bounds.h"
@@ -187,6 +190,31 @@ int ossa_io_accessor_has_data(ossa_io_loader *L, int32_t accessor) {
             }                                                                                      \
     } while (0)
 
+/* The largest of n packed 16-bit values. SSE2 has no unsigned 16-bit maximum (gcc leaves the
+ * loop scalar): with the sign bit flipped, the signed maximum orders them the same. */
+static uint32_t packed_u16_max(const uint8_t *p, uint64_t n) {
+    uint64_t i = 0;
+    uint32_t most = 0;
+#if defined(__SSE2__)
+    const __m128i flip = _mm_set1_epi16((short)0x8000);
+    __m128i lanes = flip; /* 0, flipped */
+    for (; i + 8 <= n; i += 8)
+        lanes = _mm_max_epi16(
+            lanes,
+            _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2 * i)), flip));
+    uint16_t lane[8];
+    _mm_storeu_si128((__m128i *)(void *)lane, _mm_xor_si128(lanes, flip));
+    for (int l = 0; l < 8; l++)
+        most = lane[l] > most ? lane[l] : most;
+#endif
+    for (; i < n; i++) {
+        uint16_t v;
+        memcpy(&v, p + 2 * i, sizeof v);
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
 uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor) {
     ossa_io_accessor_info *info = &L->acc_info[accessor];
     if (info->has_uint_max) return info->uint_max;
@@ -199,6 +227,8 @@ uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor) {
         size_t stride = info->stride;
         if (size == 1)
             UINT_MAX_OF(uint8_t);
+        else if (size == 2 && stride == a->components * size)
+            most = packed_u16_max(p, a->count * a->components);
         else if (size == 2)
             UINT_MAX_OF(uint16_t);
         else

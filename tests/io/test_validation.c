@@ -630,6 +630,39 @@ static void test_key_blocks(void) {
     }
 }
 
+/* 12 packed 16-bit indices of 3 vertices with one of them `value` at `at` (the largest index is
+ * found eight at a time, where SSE2 compares 16-bit values as signed). */
+static ossa_result load_indices(int at, uint16_t value, ossa_document **doc, ossa_error *error) {
+    uint8_t data[36 + 24] = {0}; /* positions 0, indices 36 */
+    const float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    memcpy(data, positions, sizeof positions);
+    for (int i = 0; i < 12; i++) {
+        uint16_t index = i == at ? value : (uint16_t)(i % 3);
+        memcpy(data + 36 + 2 * i, &index, 2);
+    }
+    return io_load_json(
+        "{'asset':{'version':'2.0'},'buffers':[{'byteLength':60}],'bufferViews':[{'buffer':0,"
+        "'byteLength':60}],'accessors':[{'bufferView':0,'componentType':5126,'count':3,'type':"
+        "'VEC3','min':[0,0,0],'max':[1,1,0]},{'bufferView':0,'byteOffset':36,'componentType':5123,"
+        "'count':12,'type':'SCALAR'}],'meshes':[{'primitives':[{'attributes':{'POSITION':0},"
+        "'indices':1}]}]}",
+        data, sizeof data, NULL, doc, error);
+}
+
+static void test_large_indices(void) {
+    for (int at = 0; at < 12; at++) {
+        ossa_document *doc = NULL;
+        ossa_error error;
+        char expected[96];
+        CHECKF(load_indices(at, 40000, &doc, &error) == OSSA_ERROR_INVALID, "index %d", at);
+        snprintf(expected, sizeof expected, "(index %d is 40000)", at);
+        CHECKF(strstr(error.message, expected) != NULL, "%s", error.message);
+        CHECKF(load_indices(at, 0xFFFF, &doc, &error) == OSSA_ERROR_INVALID, "index %d", at);
+        snprintf(expected, sizeof expected, "index %d is the primitive restart value", at);
+        CHECKF(strstr(error.message, expected) != NULL, "%s", error.message);
+    }
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -663,6 +696,7 @@ int main(void) {
     test_joint_pairs();
     test_skip_images();
     test_key_blocks();
+    test_large_indices();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();
