@@ -194,11 +194,42 @@ static inline double snorm(double raw, double max) {
         }                                                                                          \
     } while (0)
 
+/* Normalized integers divided in float: for stored values below 2^16 in magnitude, the float
+ * quotient equals the double one rounded to float. (A double rounding can only differ where the
+ * double quotient lands exactly halfway between two floats; c / m with m = 2^k - 1 odd is that
+ * close to such a 25-bit midpoint only when it equals it, which needs m to divide c: c = 0 or
+ * +-m, whose quotients 0 and +-1 are floats.) The float loops vectorize; the double ones do not. */
+static inline float unorm_f(float raw, float max) {
+    return raw / max;
+}
+static inline float snorm_f(float raw, float max) {
+    float v = raw / max;
+    return v < -1.0f ? -1.0f : v;
+}
+
 static void convert_float(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
                           ossa_component_type type, int normalized, void *out, size_t out_stride) {
     if (type == OSSA_COMPONENT_FLOAT && stride == 4u * n && out_stride == n) {
         memcpy(out, src, (size_t)count * n * sizeof(float)); /* tightly packed: a copy */
         return;
+    }
+    if (normalized) {
+        switch (type) {
+        case OSSA_COMPONENT_BYTE:
+            CONVERT_LOOP(int8_t, float, snorm_f(v, 127.0f));
+            return;
+        case OSSA_COMPONENT_UNSIGNED_BYTE:
+            CONVERT_LOOP(uint8_t, float, unorm_f(v, 255.0f));
+            return;
+        case OSSA_COMPONENT_SHORT:
+            CONVERT_LOOP(int16_t, float, snorm_f(v, 32767.0f));
+            return;
+        case OSSA_COMPONENT_UNSIGNED_SHORT:
+            CONVERT_LOOP(uint16_t, float, unorm_f(v, 65535.0f));
+            return;
+        default:
+            break; /* not normalized integers: as stored */
+        }
     }
     CONVERT_ANY(float);
 }

@@ -3,6 +3,7 @@
  * matrix column padding, element ranges; and sparse/quantized shared models against the dense
  * originals. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,10 +216,68 @@ done:
     ossa_document_free(b);
 }
 
+/* Every value of each normalized type, read as floats (divided in float, packed and strided) and
+ * as doubles: the float is the double quotient rounded to float, -1 at the least value of the
+ * signed types. */
+static void test_normalized_exhaustive(void) {
+    static const struct {
+        int type, size;
+        double max;
+    } types[] = {{5120, 1, 127.0}, {5121, 1, 255.0}, {5122, 2, 32767.0}, {5123, 2, 65535.0}};
+    enum { COUNT = 65536 };
+    uint8_t *bin = malloc(6 * COUNT); /* packed 2 bytes, then 4-byte strides */
+    float *got = malloc(COUNT * sizeof *got);
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        uint32_t values = types[t].size == 1 ? 256 : COUNT;
+        for (uint32_t v = 0; v < values; v++) { /* packed from 0; every other slot from the half */
+            if (types[t].size == 1) {
+                bin[v] = (uint8_t)v;
+                bin[COUNT * 2 + 4 * v] = (uint8_t)v;
+            } else {
+                uint16_t u = (uint16_t)v;
+                memcpy(bin + 2 * v, &u, 2);
+                memcpy(bin + COUNT * 2 + 4 * v, &u, 2);
+            }
+        }
+        char json[768];
+        snprintf(json, sizeof json,
+                 "{'asset':{'version':'2.0'},'buffers':[{'byteLength':%d}],'bufferViews':["
+                 "{'buffer':0,'byteLength':%d},{'buffer':0,'byteOffset':%d,'byteLength':%d,"
+                 "'byteStride':4}],'accessors':[{'bufferView':0,'componentType':%d,"
+                 "'normalized':true,'count':%u,'type':'SCALAR'},{'bufferView':1,'componentType':"
+                 "%d,'normalized':true,'count':%u,'type':'SCALAR'}]}",
+                 6 * COUNT, 2 * COUNT, 2 * COUNT, 4 * COUNT, types[t].type, values, types[t].type,
+                 values);
+        ossa_document *doc = NULL;
+        ossa_error error;
+        CHECKF(io_load_json(json, bin, 6 * COUNT, NULL, &doc, &error) == OSSA_OK, "%s: %s",
+               error.path, error.message);
+        if (!doc) continue;
+        for (int32_t accessor = 0; accessor < 2; accessor++) {
+            CHECK(ossa_accessor_read_float(doc, accessor, 0, values, got) == OSSA_OK);
+            uint32_t wrong = 0, first = 0;
+            for (uint32_t v = 0; v < values; v++) {
+                double raw = types[t].type == 5120   ? (double)(int8_t)v
+                             : types[t].type == 5122 ? (double)(int16_t)v
+                                                     : (double)v;
+                double exact = raw / types[t].max;
+                float expected = (float)(exact < -1.0 ? -1.0 : exact);
+                if (got[v] != expected && !wrong++) first = v;
+            }
+            CHECKF(wrong == 0, "type %d accessor %d: %u values differ (first stored value %u)",
+                   types[t].type, accessor, wrong, first);
+        }
+        ossa_document_free(doc);
+    }
+    free(got);
+    free(bin);
+}
+
 int main(void) {
     test_component_types();
     test_stride_and_sparse();
     test_matrix_padding();
+    test_normalized_exhaustive();
     compare_models("models/Fox/Fox.glb", "models/FoxSparse/FoxSparse.glb", 0.0);
     compare_models("models/Fox/Fox.glb", "models/FoxNormalizedRotations/FoxNormalizedRotations.glb",
                    1.0 / 32767.0);
