@@ -8,16 +8,19 @@
 
 #include "io/loader.h"
 
-/* Where a plainly stored float accessor's elements are, or NULL when it is not one (no buffer
- * view, sparse values, a buffer without bytes, another component type). */
-static const uint8_t *plain_floats(ossa_io_loader *L, int32_t accessor) {
+/* Where a plainly stored accessor of the given component type has its elements, or NULL when it
+ * is not one (no buffer view, sparse values, a buffer without bytes, another component type). */
+static const uint8_t *plain_of(ossa_io_loader *L, int32_t accessor, ossa_component_type type) {
     const ossa_document *doc = L->doc;
     const ossa_accessor *a = &doc->accessors[accessor];
-    if (a->component_type != OSSA_COMPONENT_FLOAT || a->sparse.count || a->buffer_view < 0)
-        return NULL;
+    if (a->component_type != type || a->sparse.count || a->buffer_view < 0) return NULL;
     const ossa_buffer_view *v = &doc->buffer_views[a->buffer_view];
     if (L->buffer_placeholder[v->buffer]) return NULL;
     return doc->buffers[v->buffer].data + v->byte_offset + a->byte_offset;
+}
+
+static const uint8_t *plain_floats(ossa_io_loader *L, int32_t accessor) {
+    return plain_of(L, accessor, OSSA_COMPONENT_FLOAT);
 }
 
 int ossa_io_check_key_times_plain(ossa_io_loader *L, int32_t accessor) {
@@ -81,8 +84,55 @@ static void check_rotation(ossa_io_loader *L, const uint8_t *p, uint64_t k, uint
     if (ossa_io_rotation_not_unit(len2) && !(*non_unit)++) *first_non_unit = k;
 }
 
+/* Rotation keys of normalized signed bytes or shorts (c / m, at least -1), read in place. The
+ * squared length is S / m^2 with S the sum of the clamped integers' squares: zero exactly when S
+ * is, and within 1e-15 of the general pass's double sum, so a length more than 1e-9 from the
+ * bounds of the unit band is decided by S alone; the few nearer ones are computed as the
+ * general pass computes them. */
+static int check_normalized_rotations(ossa_io_loader *L, int32_t accessor, int cubic,
+                                      uint64_t *non_unit, uint64_t *first_non_unit) {
+    const ossa_accessor *a = &L->doc->accessors[accessor];
+    int shorts = a->component_type == OSSA_COMPONENT_SHORT;
+    const uint8_t *p = plain_of(L, accessor, shorts ? OSSA_COMPONENT_SHORT : OSSA_COMPONENT_BYTE);
+    if (!p || !a->normalized || a->components != 4) return 0;
+    const int32_t m = shorts ? 32767 : 127;
+    const double m2 = (double)m * m, margin = 1e-9;
+    const double low = 0.995 * 0.995, high = 1.005 * 1.005;
+    size_t stride = L->acc_info[accessor].stride;
+    for (uint64_t k = 0; k < a->count; k++, p += stride) {
+        if (cubic && k % 3 != 1) continue; /* tangents */
+        int32_t c[4];
+        for (int i = 0; i < 4; i++) {
+            int16_t v16;
+            if (shorts) memcpy(&v16, p + 2 * i, 2);
+            c[i] = shorts ? v16 : (int8_t)p[i];
+            c[i] = c[i] < -m ? -m : c[i]; /* the clamp at -1 */
+        }
+        int64_t sum = 0;
+        for (int i = 0; i < 4; i++)
+            sum += (int64_t)c[i] * c[i];
+        if (sum == 0)
+            ossa_io_fail(L, OSSA_ERROR_INVALID, "key value %llu is a zero quaternion",
+                         (unsigned long long)k);
+        double len2 = (double)sum / m2;
+        if (len2 > low + margin && len2 < high - margin) continue;
+        if (len2 < low - margin || len2 > high + margin) {
+            if (!(*non_unit)++) *first_non_unit = k;
+            continue;
+        }
+        double v[4]; /* near a bound: as the general pass */
+        for (int i = 0; i < 4; i++)
+            v[i] = c[i] / (double)m;
+        len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+        if (ossa_io_rotation_not_unit(len2) && !(*non_unit)++) *first_non_unit = k;
+    }
+    return 1;
+}
+
 int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rotation, int cubic,
                                    uint64_t *non_unit, uint64_t *first_non_unit) {
+    if (rotation && check_normalized_rotations(L, accessor, cubic, non_unit, first_non_unit))
+        return 1;
     const uint8_t *p = plain_floats(L, accessor);
     const ossa_io_accessor_info *info = &L->acc_info[accessor];
     /* the accessor pass counted the non-finite values; where there are some, the general pass

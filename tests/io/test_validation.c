@@ -663,6 +663,104 @@ static void test_large_indices(void) {
     }
 }
 
+/* Rotation keys of normalized shorts, four keys: one test key among unit ones, read in place
+ * (by the sum of the integers' squares) and, stored as sparse values over zeros, by the general
+ * pass: both must decide alike. */
+static ossa_result load_short_keys(const int16_t key[4], int sparse, ossa_document **doc,
+                                   ossa_error *error) {
+    uint8_t data[64] = {0}; /* times 0, keys 16, sparse index 48 and value 52 */
+    const float times[4] = {0, 1, 2, 3};
+    memcpy(data, times, sizeof times);
+    for (int k = 0; k < 4; k++) {
+        int16_t unit[4] = {0, 0, 0, 32767};
+        memcpy(data + 16 + 8 * k, k == 1 && !sparse ? key : unit, 8);
+    }
+    if (sparse) memcpy(data + 52, key, 8); /* the one sparse value, at index 1 */
+    const uint8_t index = 1;
+    memcpy(data + 48, &index, 1);
+    const char *output =
+        sparse ? "{'bufferView':0,'byteOffset':16,'componentType':5122,'normalized':true,"
+                 "'count':4,'type':'VEC4','sparse':{'count':1,'indices':{'bufferView':0,"
+                 "'byteOffset':48,'componentType':5121},'values':{'bufferView':0,'byteOffset':52}}}"
+               : "{'bufferView':0,'byteOffset':16,'componentType':5122,'normalized':true,"
+                 "'count':4,'type':'VEC4'}";
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{'asset':{'version':'2.0'},'buffers':[{'byteLength':64}],'bufferViews':[{'buffer':0,"
+             "'byteLength':64}],'accessors':[{'bufferView':0,'componentType':5126,'count':4,"
+             "'type':'SCALAR','min':[0],'max':[3]},%s],'nodes':[{}],'animations':[{'samplers':[{"
+             "'input':0,'output':1}],'channels':[{'sampler':0,'target':{'node':0,'path':"
+             "'rotation'}}]}]}",
+             output);
+    return io_load_json(json, data, sizeof data, NULL, doc, error);
+}
+
+static int64_t isqrt(int64_t v) {
+    int64_t r = (int64_t)sqrt((double)v);
+    while (r * r > v)
+        r--;
+    while ((r + 1) * (r + 1) <= v)
+        r++;
+    return r;
+}
+
+/* Four shorts whose squares sum to s (found by trying the largest first), or zeros. */
+static void squares_summing_to(int64_t s, int16_t out[4]) {
+    int64_t top = isqrt(s) < 32767 ? isqrt(s) : 32767;
+    for (int64_t a = top; a > top - 20; a--)
+        for (int64_t b = isqrt(s - a * a), i = 0; b >= 0 && i < 100; b--, i++)
+            for (int64_t c = isqrt(s - a * a - b * b), j = 0; c >= 0 && j < 100; c--, j++) {
+                int64_t r = s - a * a - b * b - c * c, d = isqrt(r);
+                if (d * d == r) {
+                    out[0] = (int16_t)d, out[1] = (int16_t)c, out[2] = (int16_t)b;
+                    out[3] = (int16_t)a;
+                    return;
+                }
+            }
+    out[0] = out[1] = out[2] = out[3] = 0;
+}
+
+static void test_normalized_rotation_keys(void) {
+    const double m2 = 32767.0 * 32767.0;
+    const int64_t low = (int64_t)(0.995 * 0.995 * m2), high = (int64_t)(1.005 * 1.005 * m2);
+    /* sums of squares around both bounds (the nearest within 1e-9 of them), far inside and
+     * outside, the least short (clamped to -1) and zero */
+    const int64_t sums[] = {low - 70000,        low - 1, low,      low + 1,      low + 2,
+                            high - 1,           high,    high + 1, high + 70000, (int64_t)m2,
+                            (int64_t)(0.5 * m2)};
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+        int16_t key[4];
+        squares_summing_to(sums[i], key);
+        CHECKF((int64_t)key[0] * key[0] + (int64_t)key[1] * key[1] + (int64_t)key[2] * key[2] +
+                       (int64_t)key[3] * key[3] ==
+                   sums[i],
+               "no four squares for %lld", (long long)sums[i]);
+        int warned[2];
+        for (int sparse = 0; sparse < 2; sparse++) {
+            ossa_document *doc = NULL;
+            ossa_error error;
+            CHECKF(load_short_keys(key, sparse, &doc, &error) == OSSA_OK, "%s: %s", error.path,
+                   error.message);
+            warned[sparse] = io_has_warning(doc, "animations[0].channels[0].sampler", "not unit");
+            ossa_document_free(doc);
+        }
+        CHECKF(warned[0] == warned[1], "sum %lld: in place %d, general %d", (long long)sums[i],
+               warned[0], warned[1]);
+        int expected = sums[i] < low || sums[i] > high + 1;
+        if (sums[i] == low || sums[i] == low + 1 || sums[i] == high || sums[i] == high + 1)
+            expected = warned[1]; /* at the bound: whatever double rounding gives, alike */
+        CHECKF(warned[0] == expected, "sum %lld warned %d", (long long)sums[i], warned[0]);
+    }
+    const int16_t least[4] = {0, 0, 0, -32768}, zero[4] = {0, 0, 0, 0};
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(load_short_keys(least, 0, &doc, &error) == OSSA_OK);
+    CHECK(!io_has_warning(doc, "animations[0].channels[0].sampler", "not unit"));
+    ossa_document_free(doc);
+    CHECK(load_short_keys(zero, 0, &doc, &error) == OSSA_ERROR_INVALID);
+    CHECK(strstr(error.message, "key value 1 is a zero quaternion") != NULL);
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -697,6 +795,7 @@ int main(void) {
     test_skip_images();
     test_key_blocks();
     test_large_indices();
+    test_normalized_rotation_keys();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();
