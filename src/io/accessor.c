@@ -335,11 +335,16 @@ void ossa_io_decode(const ossa_document *doc, int32_t accessor, uint64_t first, 
             slot[n++] = target - first;
         }
         if (!n) break;
-        convert_elements(a, &l, values + (size_t)k * l.element_size, l.element_size, n, converted,
-                         kind);
-        for (uint32_t j = 0; j < n; j++)
-            memcpy((uint8_t *)out + slot[j] * element_bytes,
-                   (const uint8_t *)converted + j * element_bytes, element_bytes);
+        const uint8_t *from = values + (size_t)k * l.element_size;
+        if (slot[n - 1] - slot[0] == n - 1) { /* increasing, so consecutive: converted in place */
+            convert_elements(a, &l, from, l.element_size, n,
+                             (uint8_t *)out + slot[0] * element_bytes, kind);
+        } else {
+            convert_elements(a, &l, from, l.element_size, n, converted, kind);
+            for (uint32_t j = 0; j < n; j++)
+                memcpy((uint8_t *)out + slot[j] * element_bytes,
+                       (const uint8_t *)converted + j * element_bytes, element_bytes);
+        }
         k += n;
         if (n < BATCH) break; /* the run ended */
     }
