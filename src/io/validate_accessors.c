@@ -117,6 +117,21 @@ static void scan_values(ossa_io_loader *L, uint32_t index, double *chunk) {
         for (uint64_t first = 0; first < a->count; first += OSSA_IO_DECODE_CHUNK) {
             uint64_t n =
                 a->count - first < OSSA_IO_DECODE_CHUNK ? a->count - first : OSSA_IO_DECODE_CHUNK;
+#if OSSA_IO_PACKED_FLOAT_BOUNDS
+            /* floats (sparse ones, the usual case here) decoded as floats: a packed run */
+            double chunk_lo[16], chunk_hi[16];
+            if (a->component_type == OSSA_COMPONENT_FLOAT) {
+                ossa_io_decode(doc, (int32_t)index, first, n, chunk, OSSA_IO_OUT_FLOAT);
+                if (ossa_io_packed_float_bounds((const uint8_t *)chunk, n, a->components, chunk_lo,
+                                                chunk_hi)) {
+                    for (uint32_t k = 0; k < a->components; k++) {
+                        if (chunk_lo[k] < lo[k]) lo[k] = chunk_lo[k];
+                        if (chunk_hi[k] > hi[k]) hi[k] = chunk_hi[k];
+                    }
+                    continue;
+                }
+            }
+#endif
             ossa_io_decode(doc, (int32_t)index, first, n, chunk, OSSA_IO_OUT_DOUBLE_RAW);
             for (uint64_t e = 0; e < n; e++)
                 for (uint32_t k = 0; k < a->components; k++) {

@@ -761,6 +761,57 @@ static void test_normalized_rotation_keys(void) {
     CHECK(strstr(error.message, "key value 1 is a zero quaternion") != NULL);
 }
 
+/* The declared bounds of a sparse float accessor (VEC3, 5 elements over zeros, elements 1 and 3
+ * replaced) are checked against the values with the substitutions; a NaN substitute is counted. */
+static void test_sparse_bounds(void) {
+    uint8_t data[8 + 24] = {0}; /* indices 0, values 8 */
+    const uint8_t indices[2] = {1, 3};
+    const float values[6] = {-2, 0.5f, 3, 4, -1, 0.25f};
+    memcpy(data, indices, 2);
+    memcpy(data + 8, values, sizeof values);
+    static const struct {
+        const char *bounds, *path, *phrase;
+    } cases[] = {
+        {"'min':[-2,-1,0],'max':[4,0.5,3]", NULL, NULL},
+        {"'min':[-2,-1,0],'max':[4,0.5,2]", "accessors[0].max[2]",
+         "declared maximum 2 does not match the data's maximum 3"},
+        {"'min':[-1,-1,0],'max':[4,0.5,3]", "accessors[0].min[0]",
+         "declared minimum -1 does not match the data's minimum -2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[768];
+        snprintf(json, sizeof json,
+                 "{'asset':{'version':'2.0'},'buffers':[{'byteLength':32}],'bufferViews':[{"
+                 "'buffer':0,'byteLength':32}],'accessors':[{'componentType':5126,'count':5,"
+                 "'type':'VEC3',%s,'sparse':{'count':2,'indices':{'bufferView':0,"
+                 "'componentType':5121},'values':{'bufferView':0,'byteOffset':8}}}]}",
+                 cases[i].bounds);
+        ossa_document *doc = NULL;
+        ossa_error error;
+        CHECKF(io_load_json(json, data, sizeof data, NULL, &doc, &error) == OSSA_OK, "%s: %s",
+               error.path, error.message);
+        if (!doc) continue;
+        if (cases[i].path)
+            CHECKF(io_has_warning(doc, cases[i].path, cases[i].phrase), "%s", cases[i].phrase);
+        else
+            CHECKF(doc->warning_count == 0, "%u warnings, first: %s", doc->warning_count,
+                   doc->warning_count ? doc->warnings[0].message : "");
+        ossa_document_free(doc);
+    }
+    const float nan_value = NAN;
+    memcpy(data + 8 + 4 * 4, &nan_value, 4); /* element 3's y */
+    ossa_document *doc = NULL;
+    ossa_error error;
+    CHECK(io_load_json("{'asset':{'version':'2.0'},'buffers':[{'byteLength':32}],'bufferViews':[{"
+                       "'buffer':0,'byteLength':32}],'accessors':[{'componentType':5126,'count':5,"
+                       "'type':'VEC3','sparse':{'count':2,'indices':{'bufferView':0,"
+                       "'componentType':5121},'values':{'bufferView':0,'byteOffset':8}}}]}",
+                       data, sizeof data, NULL, &doc, &error) == OSSA_OK);
+    CHECK(io_has_warning(doc, "accessors[0]",
+                         "1 values are not finite numbers (first in element 3)"));
+    ossa_document_free(doc);
+}
+
 int main(void) {
     build_bin();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -796,6 +847,7 @@ int main(void) {
     test_key_blocks();
     test_large_indices();
     test_normalized_rotation_keys();
+    test_sparse_bounds();
     test_warnings();
     test_quantization();
     test_unknown_type_in_use();
