@@ -21,7 +21,7 @@
 #include <jsmn.h>
 
 typedef struct builder {
-    const char *text;
+    const char *text, *text_end;
     const jsmntok_t *tokens;
     int token_count;
     int next_token;
@@ -32,6 +32,9 @@ typedef struct builder {
     const ossa_allocator *allocator;
     ossa_json_failure *failure;
 } builder;
+
+/* Bytes of the block past its last string that unescape may write (16-byte stores). */
+#define STRING_SLACK 16
 
 static int fail(ossa_json_failure *failure, ossa_result code, const char *what, size_t offset) {
     failure->code = code;
@@ -119,16 +122,22 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     const char *s = b->text + t->start, *end = b->text + t->end;
     char *out = b->strings, *o = out;
     for (;;) {
-        if (end - s < 32) { /* most keys and names: copied as scanned, without calls */
-            while (s < end && *s != '\\')
-                *o++ = *s++;
-        } else {
-            const char *slash = memchr(s, '\\', (size_t)(end - s));
-            size_t run = (size_t)((slash ? slash : end) - s);
-            memcpy(o, s, run);
+#if defined(__SSE2__)
+        /* 16 bytes at a time while they lie inside the text (the string room has STRING_SLACK
+         * bytes beyond the last string for the stores past its end) */
+        while (s < end && b->text_end - s >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+            _mm_storeu_si128((__m128i *)(void *)o, v);
+            unsigned slashes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            size_t run = slashes ? (size_t)__builtin_ctz(slashes) : 16;
+            if (run > (size_t)(end - s)) run = (size_t)(end - s);
             o += run;
             s += run;
+            if (run < 16) break; /* at the end or at a backslash */
         }
+#endif
+        while (s < end && *s != '\\')
+            *o++ = *s++;
         if (s == end) break;
         char c = s[1];
         s += 2;
@@ -454,9 +463,9 @@ static void *tree_block(const jsmntok_t *tokens, int count, const ossa_allocator
             string_bytes += (size_t)(tokens[i].end - tokens[i].start) + 1;
     }
     size_t nodes = keys < (size_t)count ? (size_t)count - keys : 0;
-    if (nodes > (SIZE_MAX - string_bytes) / sizeof(cJSON)) return NULL;
+    if (nodes > (SIZE_MAX - string_bytes - STRING_SLACK - 1) / sizeof(cJSON)) return NULL;
     *node_count = nodes;
-    return a->alloc(a->user, nodes * sizeof(cJSON) + string_bytes + 1);
+    return a->alloc(a->user, nodes * sizeof(cJSON) + string_bytes + 1 + STRING_SLACK);
 }
 
 int ossa_json_tree_parse(const char *text, size_t size, const ossa_allocator *allocator,
@@ -477,7 +486,8 @@ int ossa_json_tree_parse(const char *text, size_t size, const ossa_allocator *al
         allocator->free(allocator->user, tokens);
         return fail(failure, OSSA_ERROR_OUT_OF_MEMORY, "out of memory", 0);
     }
-    builder b = {text, tokens, count, 0, memory, node_count, 0, NULL, allocator, failure};
+    builder b = {text,       text + size, tokens, count,     0,      memory,
+                 node_count, 0,           NULL,   allocator, failure};
     b.strings = (char *)(b.nodes + node_count);
     /* jsmn skips a ':' or ',' before the root value */
     cJSON *root = check_gap(&b, 0, outer_start(&tokens[0]), 0) ? value(&b, 0) : NULL;

@@ -124,6 +124,29 @@ static void many_numbers(void) {
     free(text);
 }
 
+/* Strings are copied 16 bytes at a time: an escape at every offset of a long string, strings of
+ * every length, and a string that ends where the text does. */
+static void string_chunks(void) {
+    static const char *const escapes[] = {"\\n", "\\u00e9", "\\\\", "\\ud83d\\ude00"};
+    char text[256];
+    for (size_t e = 0; e < sizeof escapes / sizeof escapes[0]; e++)
+        for (int at = 0; at <= 40; at++) {
+            int n = snprintf(text, sizeof text, "[\"%.*s%s%.*s\",\"%.*s\"]", at,
+                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", escapes[e],
+                             40 - at, "0123456789012345678901234567890123456789", at,
+                             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+            check_same(text, text, (size_t)n);
+        }
+    for (int length = 0; length <= 40; length++) {
+        int n = snprintf(text, sizeof text, "{\"k\":\"%.*s\"}", length,
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        check_same(text, text, (size_t)n);
+        n = snprintf(text, sizeof text, "\"%.*s\"", length,
+                     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        check_same(text, text, (size_t)n); /* a string alone: it ends where the text ends */
+    }
+}
+
 /* Text jsmn's strict mode tokenizes without complaint (or that cJSON refuses) and JSON forbids. */
 static void invalid_texts(void) {
     static const struct {
@@ -273,6 +296,7 @@ int main(void) {
     heap = ossa_allocator_resolve(NULL);
     valid_texts();
     many_numbers();
+    string_chunks();
     invalid_texts();
     nesting_limit();
     long_array_of_objects();
