@@ -81,6 +81,17 @@ void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) {
     L->path_format = fmt;
 }
 
+void ossa_io_path_set1(ossa_io_loader *L, const char *fmt, long long first) {
+    L->path_numbers[0] = first;
+    L->path_format = fmt;
+}
+
+void ossa_io_path_set2(ossa_io_loader *L, const char *fmt, long long first, long long second) {
+    L->path_numbers[0] = first;
+    L->path_numbers[1] = second;
+    L->path_format = fmt;
+}
+
 static void write_format(ossa_io_loader *L) {
     const char *f = L->path_format;
     L->path_format = NULL;

@@ -151,6 +151,10 @@ void ossa_io_path_restore(ossa_io_loader *L, size_t mark);
  * OSSA_IO_PATH_NUMBERS), kept as a format until something reads the path. The format must
  * outlive the path: a string literal. */
 void ossa_io_path_set(ossa_io_loader *L, const char *fmt, ...) OSSA_PRINTF(2, 3);
+/* ossa_io_path_set for the formats with one or two conversions (%u or %d) that validation
+ * sets for every object it checks: the numbers are kept without reading the format. */
+void ossa_io_path_set1(ossa_io_loader *L, const char *fmt, long long first);
+void ossa_io_path_set2(ossa_io_loader *L, const char *fmt, long long first, long long second);
 /* Writes a format ossa_io_path_set kept into path and path_len. */
 void ossa_io_path_settle(ossa_io_loader *L);
 

@@ -13,7 +13,7 @@ static int check_input(ossa_io_loader *L, uint32_t anim, uint32_t index, double 
     const ossa_document *doc = L->doc;
     const ossa_animation_sampler *s = &doc->animations[anim].samplers[index];
     const ossa_accessor *a = &doc->accessors[s->input];
-    ossa_io_path_set(L, "animations[%u].samplers[%u].input", anim, index);
+    ossa_io_path_set2(L, "animations[%u].samplers[%u].input", anim, index);
     if (!ossa_io_accessor_has_data(L, s->input) && a->count > 1) {
         ossa_io_warn(L,
                      "accessor %d has %llu key times but no data; the channels using this "
@@ -92,7 +92,7 @@ static void check_output_values(ossa_io_loader *L, uint32_t anim, uint32_t chann
             if (ossa_io_rotation_not_unit(len2) && !non_unit++) first_non_unit = first + i;
         }
     }
-    ossa_io_path_set(L, "animations[%u].channels[%u].sampler", anim, channel);
+    ossa_io_path_set2(L, "animations[%u].channels[%u].sampler", anim, channel);
     if (non_unit)
         ossa_io_warn(L,
                      "%llu rotation keys are not unit quaternions (first: key value %llu); "
@@ -107,7 +107,7 @@ static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, uint
     const ossa_animation *an = &doc->animations[anim];
     const ossa_animation_channel *ch = &an->channels[index];
     if (ch->node < 0) return;
-    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
+    ossa_io_path_set2(L, "animations[%u].channels[%u].target", anim, index);
     if (paths_of_node[ch->node] & (1u << ch->path)) {
         uint32_t k = 0;
         while (an->channels[k].node != ch->node || an->channels[k].path != ch->path)
@@ -132,7 +132,7 @@ static void check_channel(ossa_io_loader *L, uint32_t anim, uint32_t index, uint
     const ossa_animation_sampler *s = &an->samplers[ch->sampler];
     const ossa_accessor *in = &doc->accessors[s->input];
     const ossa_accessor *out = &doc->accessors[s->output];
-    ossa_io_path_set(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
+    ossa_io_path_set2(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
     static const char *const names[] = {"translation", "rotation", "scale", "weights"};
     if (!output_format_ok(ch->path, out))
         ossa_io_fail(L, OSSA_ERROR_INVALID,
@@ -162,7 +162,7 @@ static void check_pointer_channel(ossa_io_loader *L, uint32_t anim, uint32_t ind
         ch->pointer_target = OSSA_POINTER_NONE;
         return;
     }
-    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, index);
+    ossa_io_path_set2(L, "animations[%u].channels[%u].target", anim, index);
     uint32_t per_key = ossa_pointer_target_components(ch->pointer_target);
     ossa_accessor_type type = per_key == 4   ? OSSA_TYPE_VEC4
                               : per_key == 3 ? OSSA_TYPE_VEC3
@@ -179,7 +179,7 @@ static void check_pointer_channel(ossa_io_loader *L, uint32_t anim, uint32_t ind
     const ossa_animation_sampler *s = &an->samplers[ch->sampler];
     const ossa_accessor *in = &doc->accessors[s->input];
     const ossa_accessor *out = &doc->accessors[s->output];
-    ossa_io_path_set(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
+    ossa_io_path_set2(L, "animations[%u].samplers[%u].output", anim, ch->sampler);
     /* floats, normalized integers and (converted to their value) other integers */
     if (out->type != type)
         ossa_io_fail(L, OSSA_ERROR_INVALID, "accessor %d is %s, but '%s' (channel %u) needs %s",
@@ -230,7 +230,7 @@ static void check_pointer_repeats(ossa_io_loader *L, uint32_t anim, pointer_use 
         if (uses[i].channel < repeat) repeat = uses[i].channel, first = uses[run].channel;
     }
     if (repeat == UINT32_MAX) return;
-    ossa_io_path_set(L, "animations[%u].channels[%u].target", anim, repeat);
+    ossa_io_path_set2(L, "animations[%u].channels[%u].target", anim, repeat);
     ossa_io_fail(L, OSSA_ERROR_INVALID, "channel %u already animates the same property", first);
 }
 

@@ -15,7 +15,7 @@ void ossa_io_validate_hierarchy(ossa_io_loader *L) {
             i = (uint32_t)doc->nodes[i].parent;
         }
         if (state[i] == 1 && doc->nodes[i].parent >= 0) {
-            ossa_io_path_set(L, "nodes[%u]", i);
+            ossa_io_path_set1(L, "nodes[%u]", i);
             ossa_io_fail(L, OSSA_ERROR_INVALID,
                          "node %u is its own ancestor (the hierarchy has a cycle)", i);
         }

@@ -462,7 +462,7 @@ void ossa_io_validate_meshes(ossa_io_loader *L) {
     double *chunk = ossa_io_alloc_uninit(L, OSSA_IO_DECODE_CHUNK * 16, sizeof *chunk);
     for (uint32_t m = 0; m < doc->mesh_count; m++)
         for (uint32_t i = 0; i < doc->meshes[m].primitive_count; i++) {
-            ossa_io_path_set(L, "meshes[%u].primitives[%u]", m, i);
+            ossa_io_path_set2(L, "meshes[%u].primitives[%u]", m, i);
             check_primitive(L, &doc->meshes[m].primitives[i], chunk);
         }
     ossa_io_release(L->storage, chunk);

@@ -57,7 +57,7 @@ static void check_joints_of_skin(ossa_io_loader *L, uint32_t index, const int32_
     const ossa_skin *s = &doc->skins[index];
     for (uint32_t j = 0; j < s->joint_count; j++) {
         if (mark[s->joints[j]]) {
-            ossa_io_path_set(L, "skins[%u].joints[%u]", index, j);
+            ossa_io_path_set2(L, "skins[%u].joints[%u]", index, j);
             ossa_io_fail(L, OSSA_ERROR_INVALID,
                          "node %d is listed twice as a joint (joints must be unique)",
                          s->joints[j]);
@@ -128,7 +128,7 @@ static void check_skinned_nodes(ossa_io_loader *L, uint32_t *chunk) {
         int skinned_mesh = 0;
         for (uint32_t k = 0; k < m->primitive_count; k++)
             skinned_mesh |= m->primitives[k].influence_sets > 0;
-        ossa_io_path_set(L, "nodes[%u]", i);
+        ossa_io_path_set1(L, "nodes[%u]", i);
         if (n->skin < 0) {
             if (skinned_mesh)
                 ossa_io_warn(L,
@@ -174,7 +174,7 @@ static void check_joints_in_scenes(ossa_io_loader *L, const int32_t *root) {
             const ossa_skin *skin = &doc->skins[n->skin];
             for (uint32_t j = 0; j < skin->joint_count; j++)
                 if (scene_of_root[root[skin->joints[j]]] != s + 1) {
-                    ossa_io_path_set(L, "nodes[%u]", i);
+                    ossa_io_path_set1(L, "nodes[%u]", i);
                     ossa_io_warn(L, "scene %u shows this skinned mesh node but not joint node %d",
                                  s, skin->joints[j]);
                     break;
