@@ -122,9 +122,16 @@ static char *unescape(builder *b, const jsmntok_t *t) {
     const char *s = b->text + t->start, *end = b->text + t->end;
     char *out = b->strings, *o = out;
     for (;;) {
+        if (end - s >= 64) { /* data URIs and other long strings: libc's wide loops */
+            const char *slash = memchr(s, '\\', (size_t)(end - s));
+            size_t run = (size_t)((slash ? slash : end) - s);
+            memcpy(o, s, run);
+            o += run;
+            s += run;
+        }
 #if defined(__SSE2__)
-        /* 16 bytes at a time while they lie inside the text (the string room has STRING_SLACK
-         * bytes beyond the last string for the stores past its end) */
+        /* keys and names: 16 bytes at a time while they lie inside the text (the string room
+         * has STRING_SLACK bytes beyond the last string for the stores past its end) */
         while (s < end && b->text_end - s >= 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
             _mm_storeu_si128((__m128i *)(void *)o, v);
