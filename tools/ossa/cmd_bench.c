@@ -141,13 +141,13 @@ static void usage(FILE *out) {
         "    what root motion adds to a player frame) on the roots it knows (Fox, CesiumMan).\n"
         "Loading, for every model given by --models, else every .gltf and .glb file under the\n"
         "shared models (skinned or not): the best of %d runs, each ossa_document_load_file\n"
-        "(parse, buffers, every check), then every accessor read as floats\n"
-        "(ossa_accessor_read_float: the document keeps buffers as stored and decodes on\n"
-        "demand), then ossa_document_free: what cgltf's side-by-side harness times (parse, load\n"
-        "buffers, validate, unpack every accessor to floats, free; ../shared/anchors/cgltf/),\n"
-        "so the two compare like for like, except that ossa's load also reads the image files\n"
-        "a model names (cgltf leaves them to the caller) and checks far more. us_load is the\n"
-        "load call alone. --load-only measures these rows and nothing else.\n",
+        "(parse, buffers, every check; with skip_images, as cgltf's loader reads no images),\n"
+        "then every accessor read as floats (ossa_accessor_read_float: the document keeps\n"
+        "buffers as stored and decodes on demand), then ossa_document_free: what cgltf's\n"
+        "side-by-side harness times (parse, load buffers, validate, unpack every accessor to\n"
+        "floats, free; ../shared/anchors/cgltf/), so the two compare like for like, except that\n"
+        "ossa checks far more. us_load is the load call alone. --load-only measures these rows\n"
+        "and nothing else.\n",
         BENCH_LOAD_RUNS);
     fprintf(
         out,
