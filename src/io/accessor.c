@@ -106,7 +106,8 @@ double ossa_io_component_raw(const uint8_t *p, ossa_component_type type) {
 /* Converting runs of stored components. Each loop below handles one component type and one
  * output kind, so the per-value work is a load, a conversion and a store with no switch inside; the
  * results are the spec's conversions exactly as the general formulas give them (normalized
- * integers divided in double precision, then rounded once to float where float is asked for). */
+ * integers divided in double precision, or, where float is asked for, in float, which gives the
+ * double quotient rounded: see unorm_f). */
 
 /* count elements, each n components of type T from src (elements `stride` bytes apart), into
  * OUT values (elements `out_stride` values apart): out = CONVERT(v). */
@@ -157,31 +158,32 @@ static inline double snorm(double raw, double max) {
     return v < -1.0 ? -1.0 : v;
 }
 
-/* Components as values of OUT (float or double), normalized integers converted when asked. */
-#define CONVERT_ANY(OUT)                                                                           \
+/* Components as values of OUT (float or double), normalized integers converted by SNORM and UNORM
+ * when asked. */
+#define CONVERT_ANY(OUT, SNORM, UNORM)                                                             \
     do {                                                                                           \
         switch (type) {                                                                            \
         case OSSA_COMPONENT_BYTE:                                                                  \
             if (normalized)                                                                        \
-                CONVERT_LOOP(int8_t, OUT, snorm(v, 127.0));                                        \
+                CONVERT_LOOP(int8_t, OUT, SNORM(v, 127.0));                                        \
             else                                                                                   \
                 CONVERT_LOOP(int8_t, OUT, v);                                                      \
             break;                                                                                 \
         case OSSA_COMPONENT_UNSIGNED_BYTE:                                                         \
             if (normalized)                                                                        \
-                CONVERT_LOOP(uint8_t, OUT, unorm(v, 255.0));                                       \
+                CONVERT_LOOP(uint8_t, OUT, UNORM(v, 255.0));                                       \
             else                                                                                   \
                 CONVERT_LOOP(uint8_t, OUT, v);                                                     \
             break;                                                                                 \
         case OSSA_COMPONENT_SHORT:                                                                 \
             if (normalized)                                                                        \
-                CONVERT_LOOP(int16_t, OUT, snorm(v, 32767.0));                                     \
+                CONVERT_LOOP(int16_t, OUT, SNORM(v, 32767.0));                                     \
             else                                                                                   \
                 CONVERT_LOOP(int16_t, OUT, v);                                                     \
             break;                                                                                 \
         case OSSA_COMPONENT_UNSIGNED_SHORT:                                                        \
             if (normalized)                                                                        \
-                CONVERT_LOOP(uint16_t, OUT, unorm(v, 65535.0));                                    \
+                CONVERT_LOOP(uint16_t, OUT, UNORM(v, 65535.0));                                    \
             else                                                                                   \
                 CONVERT_LOOP(uint16_t, OUT, v);                                                    \
             break;                                                                                 \
@@ -213,30 +215,12 @@ static void convert_float(const uint8_t *src, size_t stride, uint64_t count, uin
         memcpy(out, src, (size_t)count * n * sizeof(float)); /* tightly packed: a copy */
         return;
     }
-    if (normalized) {
-        switch (type) {
-        case OSSA_COMPONENT_BYTE:
-            CONVERT_LOOP(int8_t, float, snorm_f(v, 127.0f));
-            return;
-        case OSSA_COMPONENT_UNSIGNED_BYTE:
-            CONVERT_LOOP(uint8_t, float, unorm_f(v, 255.0f));
-            return;
-        case OSSA_COMPONENT_SHORT:
-            CONVERT_LOOP(int16_t, float, snorm_f(v, 32767.0f));
-            return;
-        case OSSA_COMPONENT_UNSIGNED_SHORT:
-            CONVERT_LOOP(uint16_t, float, unorm_f(v, 65535.0f));
-            return;
-        default:
-            break; /* not normalized integers: as stored */
-        }
-    }
-    CONVERT_ANY(float);
+    CONVERT_ANY(float, snorm_f, unorm_f);
 }
 
 static void convert_double(const uint8_t *src, size_t stride, uint64_t count, uint32_t n,
                            ossa_component_type type, int normalized, void *out, size_t out_stride) {
-    CONVERT_ANY(double);
+    CONVERT_ANY(double, snorm, unorm);
 }
 
 /* count elements from src (stride bytes apart) into slots [0, count) of out. A matrix whose columns

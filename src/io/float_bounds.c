@@ -6,6 +6,22 @@
 #include <math.h>
 #include <string.h>
 
+/* Merges four lanes into the per-component bounds and the finiteness sum: lane l holds component
+ * (c + l) % n. Returns the component that follows the last lane's. */
+static inline uint32_t merge_lanes(__m128 lo, __m128 hi, __m128 finite, uint32_t c, uint32_t n,
+                                   float *lo_f, float *hi_f, float *sum) {
+    float l[4], h[4], s[4];
+    _mm_storeu_ps(l, lo);
+    _mm_storeu_ps(h, hi);
+    _mm_storeu_ps(s, finite);
+    for (int lane = 0; lane < 4; lane++, c = c + 1 == n ? 0 : c + 1) {
+        *sum += s[lane];
+        lo_f[c] = l[lane] < lo_f[c] ? l[lane] : lo_f[c];
+        hi_f[c] = h[lane] > hi_f[c] ? h[lane] : hi_f[c];
+    }
+    return c;
+}
+
 /* The values are read as one flat run, 4 * K at a time. Register r's lane l always holds
  * component (4r + l) % n, since 4 * K is a multiple of n. A value v adds v - v to a sum: 0 when
  * v is finite, NaN otherwise, and a NaN stays. K registers of each kind keep the minimum and
@@ -35,17 +51,8 @@
             kept = 1;                                                                              \
         }                                                                                          \
         uint32_t c = 0; /* component (4r + lane) % n, counted */                                   \
-        for (int r = 0; r < kept; r++) {                                                           \
-            float l[4], h[4], s[4];                                                                \
-            _mm_storeu_ps(l, lo_v[r]);                                                             \
-            _mm_storeu_ps(h, hi_v[r]);                                                             \
-            _mm_storeu_ps(s, sum_v[r]);                                                            \
-            for (int lane = 0; lane < 4; lane++, c = c + 1 == n ? 0 : c + 1) {                     \
-                sum += s[lane];                                                                    \
-                lo_f[c] = l[lane] < lo_f[c] ? l[lane] : lo_f[c];                                   \
-                hi_f[c] = h[lane] > hi_f[c] ? h[lane] : hi_f[c];                                   \
-            }                                                                                      \
-        }                                                                                          \
+        for (int r = 0; r < kept; r++)                                                             \
+            c = merge_lanes(lo_v[r], hi_v[r], sum_v[r], c, n, lo_f, hi_f, &sum);                   \
     } while (0)
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -95,16 +102,7 @@ int ossa_io_packed_float_bounds(const uint8_t *p, uint64_t count, uint32_t n, do
     if (4 % n == 0 && total >= 16 && __builtin_cpu_supports("avx2")) {
         __m128 lo4, hi4, sum4;
         i = bounds_avx2(values, total, &lo4, &hi4, &sum4);
-        float l[4], h[4], s[4];
-        _mm_storeu_ps(l, lo4);
-        _mm_storeu_ps(h, hi4);
-        _mm_storeu_ps(s, sum4);
-        for (uint32_t lane = 0; lane < 4; lane++) {
-            uint32_t c = lane % n;
-            sum += s[lane];
-            lo_f[c] = l[lane] < lo_f[c] ? l[lane] : lo_f[c];
-            hi_f[c] = h[lane] > hi_f[c] ? h[lane] : hi_f[c];
-        }
+        merge_lanes(lo4, hi4, sum4, 0, n, lo_f, hi_f, &sum);
     }
 #endif
     switch (n) {

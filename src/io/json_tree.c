@@ -493,9 +493,15 @@ int ossa_json_tree_parse(const char *text, size_t size, const ossa_allocator *al
         allocator->free(allocator->user, tokens);
         return fail(failure, OSSA_ERROR_OUT_OF_MEMORY, "out of memory", 0);
     }
-    builder b = {text,       text + size, tokens, count,     0,      memory,
-                 node_count, 0,           NULL,   allocator, failure};
-    b.strings = (char *)(b.nodes + node_count);
+    builder b = {.text = text,
+                 .text_end = text + size,
+                 .tokens = tokens,
+                 .token_count = count,
+                 .nodes = memory,
+                 .node_count = node_count,
+                 .strings = (char *)memory + node_count * sizeof(cJSON),
+                 .allocator = allocator,
+                 .failure = failure};
     /* jsmn skips a ':' or ',' before the root value */
     cJSON *root = check_gap(&b, 0, outer_start(&tokens[0]), 0) ? value(&b, 0) : NULL;
     if (root && b.next_token != count) { /* a second value after the root */

@@ -97,16 +97,18 @@ static int check_normalized_rotations(ossa_io_loader *L, int32_t accessor, int c
     if (!p || !a->normalized || a->components != 4) return 0;
     const int32_t m = shorts ? 32767 : 127;
     const double m2 = (double)m * m, margin = 1e-9;
-    const double low = 0.995 * 0.995, high = 1.005 * 1.005;
+    const double low = OSSA_IO_UNIT_LEN2_LOW, high = OSSA_IO_UNIT_LEN2_HIGH;
     size_t stride = L->acc_info[accessor].stride;
     for (uint64_t k = 0; k < a->count; k++, p += stride) {
         if (cubic && k % 3 != 1) continue; /* tangents */
         int32_t c[4];
         for (int i = 0; i < 4; i++) {
-            int16_t v16;
-            if (shorts) memcpy(&v16, p + 2 * i, 2);
-            c[i] = shorts ? v16 : (int8_t)p[i];
-            c[i] = c[i] < -m ? -m : c[i]; /* the clamp at -1 */
+            int16_t stored;
+            if (shorts)
+                memcpy(&stored, p + 2 * i, sizeof stored);
+            else
+                stored = (int8_t)p[i];
+            c[i] = stored < -m ? -m : stored; /* the clamp at -1 */
         }
         int64_t sum = 0;
         for (int i = 0; i < 4; i++)
@@ -149,8 +151,8 @@ int ossa_io_check_key_values_plain(ossa_io_loader *L, int32_t accessor, int rota
      * a block with any other length are checked one by one, in double. */
     if (!cubic && stride == 4 * sizeof(float)) {
         const float *q = (const float *)(const void *)p;
-        const __m128 low = _mm_set1_ps(0.995f * 0.995f + 1e-5f);
-        const __m128 high = _mm_set1_ps(1.005f * 1.005f - 1e-5f);
+        const __m128 low = _mm_set1_ps((float)OSSA_IO_UNIT_LEN2_LOW + 1e-5f);
+        const __m128 high = _mm_set1_ps((float)OSSA_IO_UNIT_LEN2_HIGH - 1e-5f);
         for (; k + 4 <= a->count; k += 4) {
             __m128 a0 = _mm_loadu_ps(q + 4 * k), a1 = _mm_loadu_ps(q + 4 * k + 4);
             __m128 a2 = _mm_loadu_ps(q + 4 * k + 8), a3 = _mm_loadu_ps(q + 4 * k + 12);

@@ -94,6 +94,7 @@ typedef struct ossa_io_loader {
     char path[OSSA_PATH_MAX]; /* read it after ossa_io_path_settle */
     size_t path_len;
     const char *path_format; /* ossa_io_path_set's, not yet written into path */
+    long long path_numbers[OSSA_IO_PATH_NUMBERS]; /* its numbers */
     /* the object ossa_io_check_members last went through (NULL: none), its list of known names,
      * and the member of each of the first OSSA_IO_CHECKED_MAX names (where its bit in
      * checked_found is set; else the object has no member of that name) */
@@ -101,7 +102,6 @@ typedef struct ossa_io_loader {
     const char *const *checked_known;
     const cJSON *checked_member[OSSA_IO_CHECKED_MAX];
     uint32_t checked_found;
-    long long path_numbers[OSSA_IO_PATH_NUMBERS];
     uint32_t warning_capacity;
     uint32_t warnings_dropped;
     int quantization;                /* KHR_mesh_quantization is in extensionsRequired */
@@ -253,11 +253,13 @@ uint32_t ossa_io_accessor_uint_max(ossa_io_loader *L, int32_t accessor);
 
 /* A rotation key of squared length len2 is a zero quaternion when its length is below 1e-6, and
  * is not unit when its length is more than 5e-3 from 1: compared squared, without a root. */
+#define OSSA_IO_UNIT_LEN2_LOW  (0.995 * 0.995)
+#define OSSA_IO_UNIT_LEN2_HIGH (1.005 * 1.005)
 static inline int ossa_io_rotation_zero(double len2) {
     return len2 < 1e-12;
 }
 static inline int ossa_io_rotation_not_unit(double len2) {
-    return len2 < 0.995 * 0.995 || len2 > 1.005 * 1.005;
+    return len2 < OSSA_IO_UNIT_LEN2_LOW || len2 > OSSA_IO_UNIT_LEN2_HIGH;
 }
 
 /* Animation keys stored plainly as floats, checked in place (key_values.c); each returns 0, having

@@ -279,11 +279,14 @@ static unsigned plain_vertex(const uint8_t *wp, const uint8_t *jp, uint32_t jsiz
     __m128d total = _mm_add_sd(low, _mm_unpackhi_pd(low, low));
     total = _mm_add_sd(total, high);
     *sum = _mm_cvtsd_f64(_mm_add_sd(total, _mm_unpackhi_pd(high, high)));
-    __m128i joints =
-        jsize == 1
-            ? _mm_cvtsi32_si128((int)(jp[0] | jp[1] << 8 | jp[2] << 16 | (uint32_t)jp[3] << 24))
-            : _mm_loadl_epi64((const __m128i *)(const void *)jp);
-    if (jsize == 1) joints = _mm_unpacklo_epi8(joints, _mm_setzero_si128());
+    __m128i joints; /* the four joints in 16-bit lanes, then in 32-bit ones */
+    if (jsize == 1) {
+        uint32_t four;
+        memcpy(&four, jp, sizeof four);
+        joints = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)four), _mm_setzero_si128());
+    } else {
+        joints = _mm_loadl_epi64((const __m128i *)(const void *)jp);
+    }
     joints = _mm_unpacklo_epi16(joints, _mm_setzero_si128());
     __m128i keep = _mm_castps_si128(_mm_cmpneq_ps(w, _mm_setzero_ps()));
     __m128i absent =
