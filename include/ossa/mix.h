@@ -243,24 +243,27 @@ ossa_result ossa_mix_player_init(const ossa_model *model, const ossa_mix_player_
 
 /**
  * Plays a clip from now (see ::ossa_mix_play_desc for the cross-fade).
- * @return OSSA_ERROR_ARGUMENT when the clip is of another model, every layer is in use, a value
- *         is not finite or a weight is negative, or a synced clip has zero duration.
+ * @return OSSA_ERROR_ARGUMENT when the player is NULL, the clip is of another model, every layer
+ *         is in use, a value is not finite or a weight is negative, or a synced clip has zero
+ *         duration.
  */
 ossa_result ossa_mix_player_play(ossa_mix_player *player, const ossa_clip *clip,
                                  const ossa_mix_play_desc *desc, ossa_error *error);
 
-/** Fades every layer out to 0 over `fade` seconds (0: now); they are removed at 0. */
+/** Fades every layer out to 0 over `fade` seconds (0 or NaN: now); they are removed at 0. A NULL
+ *  player is ignored. */
 void ossa_mix_player_stop(ossa_mix_player *player, double fade);
 
-/** Advances the player's clock by dt seconds (dt < 0 counts as 0): clip times, sync phases,
- *  fades; removes layers whose fade-out ended. */
+/** Advances the player's clock by dt seconds (a dt below 0, NaN or infinite counts as 0): clip
+ *  times, sync phases, fades; removes layers whose fade-out ended. A NULL player is ignored. */
 void ossa_mix_player_advance(ossa_mix_player *player, double dt);
 
 /**
  * Writes the player's mixed pose into a character of its model and runs the character's
  * forward kinematics and palettes (::ossa_character_finish). With no layer: the rest pose. With
  * root motion on (::ossa_mix_player_set_root_motion in motion.h) the root keeps its in-place part.
- * @return OSSA_ERROR_ARGUMENT when the character is of another model.
+ * @return OSSA_ERROR_ARGUMENT when the player or the character is NULL or the character is of
+ *         another model.
  */
 ossa_result ossa_mix_player_apply(ossa_mix_player *player, ossa_character *character,
                                   ossa_error *error);
@@ -287,7 +290,8 @@ typedef struct ossa_mix_file ossa_mix_file;
 
 /**
  * Reads a mix file (JSON) for a model, as strictly as glTF: unknown keys and ignored values
- * are warnings, bad values are refused with their JSON path (e.g. `layers[2].mask.nodes.Spine`).
+ * are warnings, bad values are refused with their JSON path (e.g. `layers[2].mask.nodes.Spine`),
+ * and so are a key given twice in one object and a UTF-8 byte order mark.
  * Animations are named by glTF index or name, mask nodes by name (`"nodes"`; a name shared by
  * several nodes is refused) or glTF index (`"indices"`). Optional `"root_motion"`
  * (`{"node": name or glTF index, "mode": "ground" | "full", "up": [x, y, z]}`, see motion.h and

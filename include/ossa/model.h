@@ -240,7 +240,8 @@ const ossa_model *ossa_character_model(const ossa_character *character);
  * forward kinematics and every palette (and dual quaternion table when the model asked for
  * them). Sequential clocks use the character's cursor (O(1) key search); any clock is allowed.
  * @param clip a clip of the character's model, or NULL for the rest pose.
- * @return OSSA_ERROR_ARGUMENT when the clip belongs to another model.
+ * @return OSSA_ERROR_ARGUMENT when the character is NULL, the wrap is not an ::ossa_wrap value or
+ *         the clip belongs to another model.
  */
 ossa_result ossa_character_update(ossa_character *character, const ossa_clip *clip, double clock,
                                   ossa_wrap wrap, ossa_error *error);
@@ -306,6 +307,8 @@ ossa_result ossa_character_skin(const ossa_character *character, uint32_t primit
  * (::ossa_fk_palettes_world_many), so a crowd ordered by model updates fastest.
  * @param clips count clips (NULL entries: rest pose), or NULL for the rest pose everywhere.
  * @param clocks count clocks.
+ * @return OSSA_ERROR_ARGUMENT (no character changed) for NULL arrays, a NULL character, a clip of
+ *         another model than its character's, or a wrap that is not an ::ossa_wrap value.
  */
 ossa_result ossa_characters_update(ossa_character *const *characters, uint32_t count,
                                    const ossa_clip *const *clips, const double *clocks,

@@ -123,7 +123,8 @@ ossa_result ossa_mix_root_motion(const ossa_mix *mix, const ossa_root_motion_des
  * ::ossa_mix_player_advance adds the frame's mixed motion to what ::ossa_mix_player_take_motion
  * returns, and ::ossa_mix_player_apply writes the root's in-place part instead of its mixed
  * local transform. The motion pending is reset.
- * @return OSSA_ERROR_ARGUMENT for a bad descriptor (the player's state then is unchanged).
+ * @return OSSA_ERROR_ARGUMENT for a NULL player or a bad descriptor (the player's state then is
+ *         unchanged).
  */
 ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *player,
                                             const ossa_root_motion_desc *desc, ossa_error *error);
@@ -131,7 +132,8 @@ ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *player,
 /**
  * The mixed root motion since the previous call (or since root motion was turned on): the
  * composition of every frame's motion since then, across wraps, cross-fades and sync groups;
- * the identity when root motion is off. Resets the pending motion to the identity.
+ * the identity when root motion is off or the player is NULL. Resets the pending motion to the
+ * identity.
  */
 void ossa_mix_player_take_motion(ossa_mix_player *player, ossa_motion *delta);
 

@@ -94,7 +94,9 @@ typedef enum ossa_wrap {
     OSSA_WRAP_PING_PONG /**< forward, then backward, then forward again, ... */
 } ossa_wrap;
 
-/** Clip time for a clock value (seconds); a clip of zero duration always gives its start. */
+/** Clip time for a clock value (seconds); a clip of zero duration always gives its start, and so
+ *  do a NaN clock and, looping or ping-ponging, an infinite one. A wrap value outside the enum
+ *  clamps. */
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap);
 
 #ifdef __cplusplus

@@ -253,6 +253,8 @@ static double wrap_positive(double x, double period) {
 float ossa_clip_time(const ossa_clip *clip, double clock, ossa_wrap wrap) {
     double start = clip->start, duration = clip->duration;
     if (!(duration > 0.0) || isnan(clock)) return clip->start;
+    /* an infinite clock has no place in a repeating range */
+    if (isinf(clock) && (wrap == OSSA_WRAP_LOOP || wrap == OSSA_WRAP_PING_PONG)) return clip->start;
     double r;
     switch (wrap) {
     case OSSA_WRAP_LOOP:

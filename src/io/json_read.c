@@ -204,12 +204,17 @@ static int same_key(const char *a, const char *b) {
     return a[0] == b[0] && !strcmp(a, b);
 }
 
-/* cJSON_GetObjectItemCaseSensitive's answer (the first member of that name), faster. */
+const char ossa_io_repeated_key[] =
+    "given twice in one object: the later value counts, as glTF 2.0 asks (JSON encoding)";
+
+/* The last member of that name: glTF 2.0 asks keys to be unique, and a client to let a later
+ * value override an earlier one of the same key. */
 const cJSON *ossa_io_member(const cJSON *object, const char *key) {
     if (!object) return NULL;
+    const cJSON *found = NULL;
     for (const cJSON *item = object->child; item; item = item->next)
-        if (item->string && same_key(item->string, key)) return item;
-    return NULL;
+        if (item->string && same_key(item->string, key)) found = item;
+    return found;
 }
 
 /* ossa_io_member for the getters: the object whose members ossa_io_check_members last checked
@@ -436,10 +441,11 @@ void ossa_io_check_members(ossa_io_loader *L, const cJSON *object, const char *c
             if (same_key(*k, key)) {
                 found = 1;
                 size_t slot = (size_t)(k - known);
-                if (slot < OSSA_IO_CHECKED_MAX && !(L->checked_found >> slot & 1)) {
-                    L->checked_found |= 1u << slot; /* the first of that name, as cJSON finds */
-                    L->checked_member[slot] = item;
-                }
+                if (slot >= OSSA_IO_CHECKED_MAX) continue;
+                if (L->checked_found >> slot & 1)
+                    ossa_io_warn_key(L, key, "%s", ossa_io_repeated_key);
+                L->checked_found |= 1u << slot; /* the last of that name, as ossa_io_member finds */
+                L->checked_member[slot] = item;
             }
         if (!found) ossa_io_warn_key(L, key, "unknown property '%s'; ignored", key);
     }

@@ -158,8 +158,11 @@ void ossa_io_path_set2(ossa_io_loader *L, const char *fmt, long long first, long
 /* Writes a format ossa_io_path_set kept into path and path_len. */
 void ossa_io_path_settle(ossa_io_loader *L);
 
+/* The warning for a key given twice in one object (at the key's path). */
+extern const char ossa_io_repeated_key[];
+
 /* Typed readers of JSON members. A missing optional member gives the default; a member of the
- * wrong type is refused. */
+ * wrong type is refused. A key given twice counts with its later value. */
 const cJSON *ossa_io_member(const cJSON *object, const char *key);
 const cJSON *ossa_io_get_object(ossa_io_loader *L, const cJSON *object, const char *key,
                                 int required);

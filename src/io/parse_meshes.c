@@ -220,7 +220,12 @@ static void parse_primitive(ossa_io_loader *L, const cJSON *prim, ossa_primitive
     const cJSON *item;
     cJSON_ArrayForEach(item, attributes) {
         size_t mark = ossa_io_path_key(L, item->string);
-        ossa_attribute *at = &p->attributes[i++];
+        /* an attribute named again takes the earlier one's place: the later value counts */
+        uint32_t slot = i;
+        for (uint32_t k = 0; k < i && slot == i; k++)
+            if (!strcmp(p->attributes[k].name, item->string)) slot = k;
+        if (slot < i) ossa_io_warn(L, "%s", ossa_io_repeated_key);
+        ossa_attribute *at = &p->attributes[slot == i ? i++ : slot];
         at->name = ossa_io_strdup(L, item->string);
         at->semantic = parse_semantic(L, item->string, &at->set);
         at->accessor = parse_attribute(L, item, at->semantic, 0, &count);
@@ -251,6 +256,7 @@ static void parse_primitive(ossa_io_loader *L, const cJSON *prim, ossa_primitive
         }
         ossa_io_path_restore(L, mark);
     }
+    p->attribute_count = i;
     if (p->position < 0) ossa_io_warn(L, "the primitive has no POSITION attribute");
     if (p->tangent >= 0 && p->normal < 0)
         ossa_io_warn_key(L, "TANGENT", "TANGENT is given without NORMAL");

@@ -554,6 +554,52 @@ static void parse_root(reader *R, const cJSON *root) {
     }
 }
 
+static int compare_keys(const void *a, const void *b) {
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* A key the object names twice, or NULL: members sorted by key (few members: compared
+ * pairwise). */
+static const char *duplicate_key(reader *R, const cJSON *object) {
+    size_t count = 0;
+    for (const cJSON *child = object->child; child; child = child->next)
+        count++;
+    if (count <= 16) {
+        for (const cJSON *child = object->child; child; child = child->next)
+            for (const cJSON *later = child->next; later; later = later->next)
+                if (!strcmp(child->string, later->string)) return child->string;
+        return NULL;
+    }
+    const ossa_allocator *a = &R->file->owned.allocator;
+    const cJSON **sorted = a->alloc(a->user, count * sizeof *sorted);
+    if (!sorted) fail(R, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    size_t n = 0;
+    for (const cJSON *child = object->child; child; child = child->next)
+        sorted[n++] = child;
+    qsort(sorted, count, sizeof *sorted, compare_keys);
+    const char *found = NULL;
+    for (size_t i = 1; i < count && !found; i++)
+        if (!strcmp(sorted[i - 1]->string, sorted[i]->string)) found = sorted[i]->string;
+    a->free(a->user, sorted);
+    return found;
+}
+
+/* Refuses an object that names a key twice, anywhere in the text: which value would count is
+ * a guess (glTF says keys should be unique; mix files say they must). */
+static void refuse_duplicate_keys(reader *R, const cJSON *item) {
+    if (cJSON_IsObject(item)) {
+        const char *key = duplicate_key(R, item);
+        if (key) fail(R, OSSA_ERROR_INVALID, "the key '%s' appears twice in this object", key);
+    }
+    int index = 0;
+    for (const cJSON *child = item->child; child; child = child->next, index++) {
+        size_t mark =
+            cJSON_IsObject(item) ? path_key(R, child->string) : path_push(R, "[%d]", index);
+        refuse_duplicate_keys(R, child);
+        path_restore(R, mark);
+    }
+}
+
 /* Parses into R->file; the reader lives in the caller, so longjmp leaves it intact. */
 static ossa_result parse(reader *R, const char *json, size_t size) {
     cJSON *volatile root = NULL;
@@ -561,11 +607,16 @@ static ossa_result parse(reader *R, const char *json, size_t size) {
         cJSON_Delete(root);
         return R->error->code;
     }
+    if (size >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3))
+        fail(R, OSSA_ERROR_JSON,
+             "the JSON text starts with a UTF-8 byte order mark, which mix files forbid as glTF "
+             "does");
     const char *end = NULL;
     root = cJSON_ParseWithLengthOpts(json, size, &end, 0);
     if (!root)
         fail(R, OSSA_ERROR_JSON, "the JSON text does not parse (near byte %zu)",
              end ? (size_t)(end - json) : (size_t)0);
+    refuse_duplicate_keys(R, root);
     parse_root(R, root);
     cJSON_Delete(root);
     return OSSA_OK;

@@ -186,6 +186,7 @@ ossa_result ossa_mix_player_play(ossa_mix_player *p, const ossa_clip *clip,
                                  const ossa_mix_play_desc *desc, ossa_error *error) {
     ossa_mix_play_desc defaults = {0};
     if (!desc) desc = &defaults;
+    if (!p) return fail(error, "player must not be NULL");
     if (!clip || ossa_clip_rig(clip) != p->rig)
         return fail(error, "the clip is not a clip of the player's model");
     double weight = desc->has_weight ? desc->weight : 1, speed = desc->has_speed ? desc->speed : 1;
@@ -241,6 +242,7 @@ ossa_result ossa_mix_player_play(ossa_mix_player *p, const ossa_clip *clip,
 }
 
 void ossa_mix_player_stop(ossa_mix_player *p, double fade) {
+    if (!p) return;
     if (!(fade > 0)) fade = 0;
     for (uint32_t i = 0; i < p->layer_count; i++)
         fade_to(&p->layers[i], p->clock, 0, fade);
@@ -322,7 +324,7 @@ static void advance_motion(ossa_mix_player *p, double dt) {
 }
 
 void ossa_mix_player_advance(ossa_mix_player *p, double dt) {
-    if (!(dt > 0)) return;
+    if (!p || !(dt > 0) || !isfinite(dt)) return;
     for (uint32_t i = 0; p->has_motion && i < p->layer_count; i++)
         p->layers[i].position = layer_position(p, &p->layers[i]);
     for (uint32_t g = 0; g < p->max_layers; g++)
@@ -336,6 +338,7 @@ void ossa_mix_player_advance(ossa_mix_player *p, double dt) {
 
 ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *p, const ossa_root_motion_desc *desc,
                                             ossa_error *error) {
+    if (!p) return fail(error, "player must not be NULL");
     motion_root root;
     if (desc) {
         ossa_result r = ossa_motion_root_resolve(p->rig, desc, &root, error);
@@ -348,6 +351,10 @@ ossa_result ossa_mix_player_set_root_motion(ossa_mix_player *p, const ossa_root_
 }
 
 void ossa_mix_player_take_motion(ossa_mix_player *p, ossa_motion *delta) {
+    if (!p) {
+        ossa_motion_identity(delta);
+        return;
+    }
     if (p->has_motion)
         *delta = p->pending;
     else
@@ -363,6 +370,7 @@ static void sample_layer(ossa_mix_player *p, const player_layer *l) {
 
 ossa_result ossa_mix_player_apply(ossa_mix_player *p, ossa_character *character,
                                   ossa_error *error) {
+    if (!p || !character) return fail(error, "player and character must not be NULL");
     if (ossa_character_model(character) != p->model)
         return fail(error, "the character is not of the player's model");
     const ossa_rig *rig = p->rig;

@@ -74,7 +74,8 @@ ossa_result ossa_character_init(const ossa_model *model, void *memory, size_t si
                                 ossa_character **out, ossa_error *error) {
     if (out) *out = NULL;
     if (!model || !out) return argument_error(error, "no model or no output");
-    if (!memory || (uintptr_t)memory % CHARACTER_ALIGNMENT)
+    if (!memory) return argument_error(error, "no character memory");
+    if ((uintptr_t)memory % CHARACTER_ALIGNMENT)
         return argument_error(error, "character memory must be 64-byte aligned");
     if (size < model->layout.size)
         return argument_error(error, "character memory is smaller than ossa_character_size");
@@ -184,6 +185,7 @@ void ossa_character_update_checked(ossa_character *c, const ossa_clip *clip, dou
 ossa_result ossa_character_update(ossa_character *character, const ossa_clip *clip, double clock,
                                   ossa_wrap wrap, ossa_error *error) {
     if (!character) return argument_error(error, "no character");
+    if ((unsigned)wrap > OSSA_WRAP_PING_PONG) return argument_error(error, "unknown wrap");
     if (clip && clip->rig != character->model->rig)
         return argument_error(error, "the clip belongs to another model than the character");
     ossa_character_update_checked(character, clip, clock, wrap);

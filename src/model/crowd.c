@@ -55,6 +55,8 @@ ossa_result ossa_characters_update(ossa_character *const *characters, uint32_t c
     if (count == 0) return OSSA_OK;
     if (!characters || !clocks)
         return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", "no characters or no clocks");
+    if ((unsigned)wrap > OSSA_WRAP_PING_PONG)
+        return ossa_model_fail(error, OSSA_ERROR_ARGUMENT, NULL, "", "unknown wrap");
     crowd_job job = {characters, clips, clocks, wrap, 0};
     /* Reading each character's model misses the cache in a large crowd: the pool shares that
      * (a small crowd is not worth a second round of the pool). Only a refusal goes through the

@@ -351,6 +351,12 @@ static void test_interpolation(void) {
     CHECK(ossa_clip_time(&clip, 5.0, OSSA_WRAP_PING_PONG) == 3.0f);
     CHECK(ossa_clip_time(&clip, 9.0, OSSA_WRAP_PING_PONG) == 1.0f);
     CHECK(ossa_clip_time(&clip, -1.0, OSSA_WRAP_PING_PONG) == 1.0f);
+    /* Clocks with no place in the range: the start, except clamped infinities */
+    CHECK(ossa_clip_time(&clip, INFINITY, OSSA_WRAP_LOOP) == 0.0f);
+    CHECK(ossa_clip_time(&clip, -INFINITY, OSSA_WRAP_PING_PONG) == 0.0f);
+    CHECK(ossa_clip_time(&clip, NAN, OSSA_WRAP_LOOP) == 0.0f);
+    CHECK(ossa_clip_time(&clip, INFINITY, OSSA_WRAP_CLAMP) == 4.0f);
+    CHECK(ossa_clip_time(&clip, -INFINITY, OSSA_WRAP_CLAMP) == 0.0f);
     /* Looping takes a shortcut past fmod: the same float for any clock, including clocks just
      * below and at multiples of awkward durations and clocks far past the clip. */
     const float durations[] = {4.0f, 0.1f, 1.0f / 3.0f, 2.4166667f, 1e-3f};

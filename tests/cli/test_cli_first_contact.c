@@ -237,6 +237,7 @@ static void check_unsafe_paths(void) {
     CHECK(cli("info '%s'", model) == 1);
     CHECKF(strstr(cli_err, "buffers[0].uri") != NULL, "%s", cli_err);
     CHECK(occurrences(cli_err, model) == 1);
+    CHECKF(strstr(cli_err, "give --allow-unsafe-paths"), "%s", cli_err); /* the flag, named */
     CHECK(cli("info '%s' --allow-unsafe-paths", model) == 0);
     CHECK(cli("sample '%s' --time 1", model) == 1);
     CHECK(cli("sample '%s' --time 1 --allow-unsafe-paths --anim all", model) == 0);

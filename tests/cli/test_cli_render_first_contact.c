@@ -40,6 +40,22 @@ static void check_exit_codes(void) {
     /* an output that cannot be written: 1, the path once */
     CHECK(cli("render --size 32x32 -o /proc/ossa-cannot-write.png") == 1);
     CHECKF(occurrences(cli_err, "/proc/ossa-cannot-write.png") == 1, "%s", cli_err);
+    /* a frame pattern goes to snprintf: only one %d (with a width) and %% pass */
+    static const char *const bad_patterns[] = {"f_%s.png",    "f_%n.png",  "f_%d%d.png",
+                                               "f_%123d.png", "f_%ld.png", "f_%04d.gif"};
+    for (size_t i = 0; i < sizeof bad_patterns / sizeof *bad_patterns; i++) {
+        CHECKF(cli("render --frames 2 -o '%s'", scratch_path(bad_patterns[i])) == 2, "%s",
+               bad_patterns[i]);
+        CHECKF(strstr(cli_err, "a frame pattern has one %d"), "%s", cli_err);
+    }
+    /* --anim and --mix, and view's screenshot-only steps, are refused, not ignored */
+    CHECK(cli("render '%s' --anim 1 --mix x.json -o x.png", fox) == 2);
+    CHECKF(strstr(cli_err, "--anim and --mix exclude each other"), "%s", cli_err);
+    CHECK(cli("view '%s' --mix x.json --anim 0", fox) == 2);
+    CHECK(cli("view '%s' --frames 3", fox) == 2 && strstr(cli_err, "--screenshot"));
+    CHECK(cli("view '%s' --fps 10", fox) == 2 && strstr(cli_err, "--screenshot"));
+    CHECK(cli("view '%s' --time 1", fox) == 2 && strstr(cli_err, "unknown"));
+    CHECK(cli("view '%s' --duration 1", fox) == 2 && strstr(cli_err, "unknown"));
     /* view: the same rule (under Xvfb) */
     const char *xvfb = "xvfb-run -a -s '-screen 0 320x240x24'";
     char command[4096];

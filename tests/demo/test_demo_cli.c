@@ -75,6 +75,9 @@ int main(void) {
     CHECK(run(args) == 2);
     check_stderr("unknown model 'octopus'");
     CHECK(access(glb, F_OK) != 0); /* nothing written on a usage error */
+    snprintf(args, sizeof args, "demo -o %s/demo.gltf", dir);
+    CHECK(run(args) == 2); /* GLB bytes under a .gltf name would mislead */
+    check_stderr("name the file .glb");
 
     snprintf(args, sizeof args, "demo -o %s/missing-folder/demo.glb", dir);
     CHECK(run(args) == 1);

@@ -450,6 +450,14 @@ static void test_json(void) {
     CHECK(io_load_json("{'asset':{'version':'2.0'},", NULL, 0, NULL, &doc, &error) ==
           OSSA_ERROR_JSON);
     CHECK(io_load_json("[1]", NULL, 0, NULL, &doc, &error) == OSSA_ERROR_JSON);
+    /* a repeated key: the later value counts (glTF 2.0, 2.7), with a warning */
+    CHECK(io_load_json("{'asset':{'version':'1.0','version':'2.0'},'nodes':[{'name':'a',"
+                       "'name':'b'}]}",
+                       NULL, 0, NULL, &doc, &error) == OSSA_OK);
+    CHECK(doc && doc->node_count == 1 && !strcmp(doc->nodes[0].name, "b"));
+    CHECK(doc && io_has_warning(doc, "asset.version", "given twice in one object: the later"));
+    CHECK(doc && io_has_warning(doc, "nodes[0].name", "given twice"));
+    ossa_document_free(doc);
     CHECK(io_load_json("{}", NULL, 0, NULL, &doc, &error) == OSSA_ERROR_INVALID);
     CHECK(!strcmp(error.path, "asset"));
     CHECK(io_load_json("{'asset':{'version':'3.0'}}", NULL, 0, NULL, &doc, &error) ==
@@ -820,6 +828,17 @@ int main(void) {
     ossa_document *doc = NULL;
     ossa_error error;
     CHECKF(load_text("{" HEAD "}", &doc, &error) == OSSA_OK, "%s: %s", error.path, error.message);
+    ossa_document_free(doc);
+    /* An attribute named twice: one attribute, the later accessor, a warning at its name
+     * (accessor 14's repeated joint is not read). */
+    CHECK(load_text("{" HEAD ",'meshes':[{'primitives':[{'mode':0,'attributes':{'JOINTS_0':14,"
+                    "'POSITION':7,'JOINTS_0':8,'WEIGHTS_0':9}}]}]}",
+                    &doc, &error) == OSSA_OK);
+    const ossa_primitive *twice = doc ? &doc->meshes[0].primitives[0] : NULL;
+    CHECK(twice && twice->attribute_count == 3 && twice->joints[0] == 8 &&
+          twice->attributes[0].accessor == 8 && !strcmp(twice->attributes[1].name, "POSITION"));
+    CHECK(io_has_warning(doc, "meshes[0].primitives[0].attributes.JOINTS_0", "given twice"));
+    CHECK(!io_has_warning(doc, "meshes[0].primitives[0].attributes.JOINTS_0", "lists joint 1"));
     ossa_document_free(doc);
     /* A joint listed twice for a vertex with non-zero weights (vertex 2: 0.5 + 0.5). */
     CHECK(load_text("{" HEAD ",'meshes':[{'primitives':[{'mode':0,'attributes':{'POSITION':7,"

@@ -91,6 +91,18 @@ static void test_refusals(void) {
          "layers[1].animation", "no animation named"},
         {"{\"layers\":[{\"animation\":7}]}", OSSA_ERROR_INVALID, "layers[0].animation",
          "there is no animation 7"},
+        /* a key given twice, anywhere, and a byte order mark, as glTF refuses it */
+        {"{\"layers\":[{\"animation\":1,\"weight\":0.5,\"weight\":-3}]}", OSSA_ERROR_INVALID,
+         "layers[0]", "the key 'weight' appears twice"},
+        {"{\"layers\":[{\"animation\":0,\"mask\":{\"nodes\":{\"b_Hip_01\":1,\"b_Hip_01\":0}}}]"
+         "}",
+         OSSA_ERROR_INVALID, "layers[0].mask.nodes", "the key 'b_Hip_01' appears twice"},
+        {"{\"layers\":[],\"layers\":[]}", OSSA_ERROR_INVALID, "", "the key 'layers'"},
+        {"{\"layers\":[{\"animation\":0,\"k0\":0,\"k1\":0,\"k2\":0,\"k3\":0,\"k4\":0,\"k5\":0,"
+         "\"k6\":0,\"k7\":0,\"k8\":0,\"k9\":0,\"k10\":0,\"k11\":0,\"k12\":0,\"k13\":0,\"k14\":"
+         "0,\"k15\":0,\"k3\":1}]}",
+         OSSA_ERROR_INVALID, "layers[0]", "the key 'k3' appears twice"},
+        {"\xEF\xBB\xBF{\"layers\":[]}", OSSA_ERROR_JSON, "", "byte order mark"},
         {"{\"layers\":[{\"animation\":0.5}]}", OSSA_ERROR_INVALID, "layers[0].animation", NULL},
         {"{\"layers\":[{\"animation\":-1}]}", OSSA_ERROR_INVALID, "layers[0].animation", NULL},
         {"{\"layers\":[{\"animation\":0,\"weight\":-1}]}", OSSA_ERROR_INVALID, "layers[0].weight",

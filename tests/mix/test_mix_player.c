@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mix_fixture.h"
+#include "ossa/motion.h"
 #include "test_support.h"
 
 typedef struct rig_player {
@@ -237,6 +238,17 @@ static void test_stop_and_refusals(const mix_model *m) {
     CHECK(ossa_character_create(syn.model, &other, NULL) == OSSA_OK);
     CHECK(ossa_mix_player_apply(rp.player, other, &error) == OSSA_ERROR_ARGUMENT);
     ossa_character_free(other);
+    /* NULL players and characters are refused or ignored, never followed */
+    CHECK(ossa_mix_player_play(NULL, walk, NULL, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_player_apply(NULL, rp.character, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_player_apply(rp.player, NULL, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_player_set_root_motion(NULL, NULL, &error) == OSSA_ERROR_ARGUMENT);
+    ossa_mix_player_advance(NULL, 0.1);
+    ossa_mix_player_stop(NULL, 0.1);
+    double clock_before = ossa_mix_player_clock(rp.player);
+    ossa_mix_player_advance(rp.player, INFINITY); /* counts as 0, as NaN does */
+    ossa_mix_player_advance(rp.player, NAN);
+    CHECK(ossa_mix_player_clock(rp.player) == clock_before);
     ossa_mix_player *player;
     size_t size = ossa_mix_player_size(syn.model, NULL);
     CHECK(ossa_mix_player_init(syn.model, NULL, rp.memory, size - 1, &player, &error) ==

@@ -43,7 +43,7 @@ static void check_init(const ossa_model *model) {
     size_t size = ossa_character_size(model), align = ossa_character_alignment();
     unsigned char *memory = aligned_alloc(align, size + align);
     CHECK_REFUSED(ossa_character_init(model, NULL, size, &c, &error), error);
-    CHECK(c == NULL);
+    CHECK(c == NULL && strstr(error.message, "no character memory"));
     memset(memory, GUARD, size + align);
     CHECK_REFUSED(ossa_character_init(model, memory + 8, size, &c, &error), error);
     CHECK_REFUSED(ossa_character_init(model, memory, size - 1, &c, &error), error);
@@ -81,6 +81,13 @@ static void check_foreign_clips(const ossa_model *fox, const ossa_model *man) {
     CHECK_REFUSED(ossa_characters_update(with_null, 2, NULL, clocks, OSSA_WRAP_LOOP, NULL, &error),
                   error);
     CHECK_REFUSED(ossa_characters_update(crowd, 3, clips, NULL, OSSA_WRAP_LOOP, NULL, &error),
+                  error);
+    CHECK(!memcmp(before, ossa_character_world(a), bytes));
+    /* a wrap outside the enum */
+    const ossa_clip *walks[3] = {walk, walk, walk};
+    CHECK_REFUSED(ossa_character_update(a, walk, 0.1, (ossa_wrap)7, &error), error);
+    CHECK(strstr(error.message, "unknown wrap") != NULL);
+    CHECK_REFUSED(ossa_characters_update(crowd, 3, walks, clocks, (ossa_wrap)-1, NULL, &error),
                   error);
     CHECK(!memcmp(before, ossa_character_world(a), bytes));
 

@@ -2,6 +2,7 @@
 #include "cli_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void report(const char *kind, const char *file, const char *path, const char *message) {
     fprintf(stderr, "%s: %s: %s%s%s\n", kind, file, path, path[0] ? ": " : "", message);
@@ -9,6 +10,9 @@ static void report(const char *kind, const char *file, const char *path, const c
 
 void cli_report_error(const char *file, const ossa_error *error) {
     report("error", file ? file : error->file, error->path, error->message);
+    /* the library names its load option; on the command line it is a flag */
+    if (strstr(error->message, "allow_unsafe_paths"))
+        fprintf(stderr, "(give --allow-unsafe-paths to load it anyway)\n");
 }
 
 void cli_report_warnings(const char *file, const ossa_document *document) {

@@ -13,7 +13,7 @@ static void usage(FILE *out) {
             "sails spin on a rigid hub joint and a tentacle on a chain of %d joints with smooth\n"
             "weights. Each carries the animations 'idle' (LINEAR), 'gust' (CUBICSPLINE) and\n"
             "'tick' (STEP), %.0f seconds long and looping. --model picks one of the two\n"
-            "(default: both, side by side). FILE '-' writes to standard output.\n",
+            "(default: both, side by side). FILE ends in .glb; '-' writes to standard output.\n",
             OSSA_DEMO_TENTACLE_JOINTS, (double)OSSA_DEMO_DURATION);
 }
 
@@ -61,6 +61,14 @@ int cmd_demo(int argc, char **argv) {
     if (!output) {
         fprintf(stderr, "ossa demo: -o FILE is required\n\n");
         usage(stderr);
+        return EXIT_USAGE;
+    }
+    size_t length = strlen(output);
+    if (strcmp(output, "-") && (length < 4 || (strcmp(output + length - 4, ".glb") &&
+                                               strcmp(output + length - 4, ".GLB")))) {
+        fprintf(stderr,
+                "ossa demo: the demo model is a binary glTF: name the file .glb, not '%s'\n",
+                output);
         return EXIT_USAGE;
     }
 

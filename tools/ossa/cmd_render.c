@@ -205,6 +205,27 @@ static int bench(const render_options *o, ossa_gpu_context *context) {
     return EXIT_OK;
 }
 
+/* 1 when a frame pattern holds exactly one conversion of the frame number, %d with an optional
+ * zero flag and width of at most two digits (%04d), and otherwise only %% for a percent sign:
+ * the pattern is given to snprintf, so anything else would read arguments that are not there. */
+static int frame_pattern_ok(const char *pattern) {
+    int conversions = 0;
+    for (const char *c = pattern; *c; c++) {
+        if (*c != '%') continue;
+        if (c[1] == '%') {
+            c++;
+            continue;
+        }
+        c++;
+        if (*c == '0') c++;
+        for (int digits = 0; *c >= '0' && *c <= '9'; c++)
+            if (++digits > 2) return 0;
+        if (*c != 'd') return 0;
+        conversions++;
+    }
+    return conversions == 1;
+}
+
 int cmd_render(int argc, char **argv) {
     render_options o;
     int parsed = render_options_parse(&o, argc, argv, 0);
@@ -217,9 +238,18 @@ int cmd_render(int argc, char **argv) {
                             "dir/%%04d.png)\n");
             return EXIT_USAGE;
         }
-        if (strchr(o.output, '%'))
+        if (strchr(o.output, '%')) {
             kind = OUTPUT_PNG_SEQUENCE;
-        else if (ends_with(o.output, ".gif") || ends_with(o.output, ".GIF"))
+            if (!frame_pattern_ok(o.output) ||
+                (!ends_with(o.output, ".png") && !ends_with(o.output, ".PNG"))) {
+                fprintf(stderr,
+                        "ossa render: a frame pattern has one %%d for the frame number "
+                        "(%%04d pads it to four digits; %%%% is a percent sign) and ends "
+                        "in .png, not '%s'\n",
+                        o.output);
+                return EXIT_USAGE;
+            }
+        } else if (ends_with(o.output, ".gif") || ends_with(o.output, ".GIF"))
             kind = OUTPUT_GIF;
         else if (!ends_with(o.output, ".png") && !ends_with(o.output, ".PNG")) {
             fprintf(stderr, "ossa render: the output must end in .gif or .png\n");

@@ -21,8 +21,9 @@ static const char render_help[] =
     "default model: the built-in demo) offscreen with OpenGL\n"
     "(headless EGL; Mesa llvmpipe works without a GPU). An .gif output is animated; an .png\n"
     "output is one frame at --time T (clip seconds, default the clip's start); a pattern with\n"
-    "%d writes one PNG per frame (its folder is created). It prints the model's warnings and\n"
-    "the files it wrote. --anim 0,2 or --anim all plays several animations together on the\n"
+    "one %d (%04d: four digits) writes one PNG per frame. A missing output folder is created.\n"
+    "It prints the model's warnings and the files it wrote. --anim 0,2 or --anim all plays several "
+    "animations together on the\n"
     "file's timeline: each writes the nodes it animates (the others keep their rest pose),\n"
     "held at its first/last key outside its own keys; the output spans all of them.\n"
     "--instances N draws N characters, each at its own time, in\n"
@@ -40,13 +41,15 @@ static const char view_help[] =
     "usage: ossa view [MODEL] [--anim K|K,L,...|all] [--size WxH] [--instances N]\n"
     "                 [--skinning gpu|cpu] [--palette texture|ssbo] [--method lbs|dqs] "
     "[--no-grid]\n"
-    "                 [--compact] [--allow-unsafe-paths] [--screenshot out.png --frames N]\n\n"
+    "                 [--mix FILE] [--compact] [--allow-unsafe-paths]\n"
+    "                 [--screenshot out.png [--frames N] [--fps F]]\n\n"
     "Plays MODEL's animations in a window (default: the built-in demo model), from animation\n"
     "K (glTF index or name); --anim 0,2 (or Walk,Run) or --anim all plays several together\n"
     "(as ossa render does).\n"
     "  space pause, left/right previous/next animation, +/- speed, drag to orbit,\n"
     "  scroll to zoom, Esc or q to quit. The title shows the animation and its time.\n"
-    "--screenshot writes the window's pixels after N frames (default 10) and exits.\n"
+    "--screenshot writes the window's pixels after N frames (default 10), each 1/F s of\n"
+    "animation later (default 25 per second, whatever the machine's speed), and exits.\n"
     "--mix FILE plays a mix file (see `ossa sample --help`) at the viewer's clock.\n"
     "--compact plays the model's clips in their compact form (see ossa render --help).\n"
     "Exit codes: 0 success, 1 model error, 2 usage error (an --anim the model lacks too).\n";
@@ -74,6 +77,7 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
     o->time = NAN;
     o->grid = 1;
     const char *command = view ? "ossa view" : "ossa render";
+    int fps_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         long long n;
@@ -87,8 +91,8 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
             o->allow_unsafe_paths = 1;
         } else if (!strcmp(a, "--fps")) {
             if (!cli_number(command, a, next, 0.1, 1000, &o->fps)) return 0;
-            i++;
-        } else if (!strcmp(a, "--duration")) {
+            fps_given = 1, i++;
+        } else if (!view && !strcmp(a, "--duration")) {
             if (!cli_number(command, a, next, 0, 3600, &o->duration)) return 0;
             i++;
         } else if (!strcmp(a, "--frames")) {
@@ -97,7 +101,7 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
         } else if (!strcmp(a, "--instances")) {
             if (!cli_integer(command, a, next, 1, 100000, &n)) return 0;
             o->instances = (unsigned)n, i++;
-        } else if (!strcmp(a, "--time")) {
+        } else if (!view && !strcmp(a, "--time")) {
             if (!cli_number(command, a, next, -1e6, 1e6, &o->time)) return 0;
             i++;
         } else if (!strcmp(a, "--size")) {
@@ -143,6 +147,17 @@ int render_options_parse(render_options *o, int argc, char **argv, int view) {
     }
     if (o->duration >= 0 && o->frames > 0) {
         fprintf(stderr, "%s: give --duration or --frames, not both\n", command);
+        return 0;
+    }
+    if (o->mix && o->anim.given) {
+        fprintf(stderr, "%s: --anim and --mix exclude each other\n", command);
+        return 0;
+    }
+    if (view && !o->screenshot && (o->frames > 0 || fps_given)) {
+        fprintf(stderr,
+                "%s: --frames and --fps set the steps of --screenshot; the window plays "
+                "in real time\n",
+                command);
         return 0;
     }
     return 1;

@@ -1,18 +1,24 @@
 /* `ossa sample --mix FILE`: reads a mix file, prepares the mix, writes mixed poses. */
+#define _POSIX_C_SOURCE 200809L
 #include "sample_mix.h"
 
+#include "cli_report.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static const char *base_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static char *read_text(const char *path, size_t *size) {
+/* The whole file, or NULL with *why saying what went wrong. */
+static char *read_text(const char *path, size_t *size, const char **why) {
     FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = !f ? strerror(errno) : "not a regular file";
+        if (f) fclose(f);
+        return NULL;
+    }
     char *text = NULL;
     size_t capacity = 0, length = 0;
     for (;;) {
@@ -25,11 +31,14 @@ static char *read_text(const char *path, size_t *size) {
         size_t n = fread(text + length, 1, capacity - length, f);
         length += n;
         if (n == 0) {
+            int failed = ferror(f);
             fclose(f);
+            if (failed) break;
             *size = length;
             return text;
         }
     }
+    *why = "cannot read it";
     free(text);
     fclose(f);
     return NULL;
@@ -39,14 +48,16 @@ ossa_result sample_mix_load(const char *path, const ossa_model *model, sample_mi
                             ossa_error *error) {
     memset(out, 0, sizeof *out);
     size_t size = 0;
-    char *text = read_text(path, &size);
+    const char *why = NULL;
+    char *text = read_text(path, &size, &why);
     ossa_result r = OSSA_OK;
     if (!text) {
         memset(error, 0, sizeof *error);
         error->code = r = OSSA_ERROR_IO;
-        snprintf(error->message, sizeof error->message, "cannot read the mix file");
+        snprintf(error->file, sizeof error->file, "%s", path);
+        snprintf(error->message, sizeof error->message, "cannot read the mix file: %s", why);
     }
-    const char *name = base_name(path);
+    const char *name = path; /* messages name the file as given */
     if (r == OSSA_OK) r = ossa_mix_file_parse(text, size, name, model, NULL, &out->file, error);
     free(text);
     for (uint32_t w = 0; r == OSSA_OK && w < ossa_mix_file_warning_count(out->file); w++) {
@@ -154,9 +165,7 @@ ossa_result sample_mix_pose(sample_mix *mix, double clock, int moved, ossa_chara
 int sample_mix_open(const char *path, const ossa_model *model, sample_mix *out) {
     ossa_error error;
     if (sample_mix_load(path, model, out, &error) == OSSA_OK) return 1;
-    char text[OSSA_FILE_MAX + OSSA_PATH_MAX + OSSA_MESSAGE_MAX + 8];
-    ossa_error_format(&error, text, sizeof text);
-    fprintf(stderr, "error: %s\n", text);
+    cli_report_error(path, &error);
     sample_mix_free(out);
     return 0;
 }
