@@ -256,7 +256,7 @@ def test_warnings_are_python_warnings_and_an_attribute(fox, tmp_path):
                            str(file), "--time", "0.5")
     assert code == 0, err
     assert [line for line in err.splitlines() if line.startswith("warning: ")] == \
-        [f"warning: warned.json: {p}: {m}" for p, m in want]
+        [f"warning: {file}: {p}: {m}" for p, m in want]  # the file as given
 
 
 def test_a_clean_mix_warns_nothing(fox):
