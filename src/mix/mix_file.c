@@ -558,18 +558,13 @@ static int compare_keys(const void *a, const void *b) {
     return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
 }
 
-/* A key the object names twice, or NULL: members sorted by key (few members: compared
- * pairwise). */
+/* A key the object names twice, or NULL: its members sorted by key, neighbours compared (no
+ * quadratic pass over a large object). */
 static const char *duplicate_key(reader *R, const cJSON *object) {
     size_t count = 0;
     for (const cJSON *child = object->child; child; child = child->next)
         count++;
-    if (count <= 16) {
-        for (const cJSON *child = object->child; child; child = child->next)
-            for (const cJSON *later = child->next; later; later = later->next)
-                if (!strcmp(child->string, later->string)) return child->string;
-        return NULL;
-    }
+    if (count < 2) return NULL;
     const ossa_allocator *a = &R->file->owned.allocator;
     const cJSON **sorted = a->alloc(a->user, count * sizeof *sorted);
     if (!sorted) fail(R, OSSA_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -1,10 +1,12 @@
-/* Number options of the commands (cli_args.h). */
+/* Option values of the commands (cli_args.h). */
 #include "cli_args.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void refuse(const char *command, const char *option, const char *kind, const char *text) {
     if (text)
@@ -40,4 +42,16 @@ int cli_integer(const char *command, const char *option, const char *text, long 
     }
     *out = v;
     return 1;
+}
+
+int cli_has_extension(const char *path, const char *extension) {
+    size_t n = strlen(path), m = strlen(extension);
+    if (n < m) return 0;
+    const char *tail = path + n - m;
+    int lower = 1, upper = 1;
+    for (size_t i = 0; i < m; i++) {
+        lower &= tail[i] == extension[i];
+        upper &= tail[i] == (char)toupper((unsigned char)extension[i]);
+    }
+    return lower || upper;
 }

@@ -1,5 +1,5 @@
-/* Number options of the commands, read whole and within a range; a refusal says on stderr which
- * option wanted what and what it got ("COMMAND: OPTION needs ..."). */
+/* Option values of the commands: numbers read whole and within a range (a refusal says on stderr
+ * which option wanted what and what it got: "COMMAND: OPTION needs ..."), file extensions. */
 #ifndef OSSA_TOOL_CLI_ARGS_H
 #define OSSA_TOOL_CLI_ARGS_H
 
@@ -10,5 +10,8 @@ int cli_number(const char *command, const char *option, const char *text, double
 /* A whole number in [lo, hi], as cli_number. */
 int cli_integer(const char *command, const char *option, const char *text, long long lo,
                 long long hi, long long *out);
+
+/* 1 when path ends in `extension` (".png"), written in lower or in upper case. */
+int cli_has_extension(const char *path, const char *extension);
 
 #endif

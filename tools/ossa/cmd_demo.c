@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "ossa/demo.h"
 
@@ -63,9 +64,7 @@ int cmd_demo(int argc, char **argv) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    size_t length = strlen(output);
-    if (strcmp(output, "-") && (length < 4 || (strcmp(output + length - 4, ".glb") &&
-                                               strcmp(output + length - 4, ".GLB")))) {
+    if (strcmp(output, "-") && !cli_has_extension(output, ".glb")) {
         fprintf(stderr,
                 "ossa demo: the demo model is a binary glTF: name the file .glb, not '%s'\n",
                 output);

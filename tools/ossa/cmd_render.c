@@ -9,17 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "render_options.h"
 #include "image.h"
 #include "render_scene.h"
 
 typedef enum output_kind { OUTPUT_PNG, OUTPUT_PNG_SEQUENCE, OUTPUT_GIF } output_kind;
-
-static int ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
 
 /* Creates the folders of a file path that do not exist yet (mkdir -p of its folder). Prints
  * the problem and returns 0 when one cannot be made. */
@@ -240,8 +236,7 @@ int cmd_render(int argc, char **argv) {
         }
         if (strchr(o.output, '%')) {
             kind = OUTPUT_PNG_SEQUENCE;
-            if (!frame_pattern_ok(o.output) ||
-                (!ends_with(o.output, ".png") && !ends_with(o.output, ".PNG"))) {
+            if (!frame_pattern_ok(o.output) || !cli_has_extension(o.output, ".png")) {
                 fprintf(stderr,
                         "ossa render: a frame pattern has one %%d for the frame number "
                         "(%%04d pads it to four digits; %%%% is a percent sign) and ends "
@@ -249,9 +244,9 @@ int cmd_render(int argc, char **argv) {
                         o.output);
                 return EXIT_USAGE;
             }
-        } else if (ends_with(o.output, ".gif") || ends_with(o.output, ".GIF"))
+        } else if (cli_has_extension(o.output, ".gif")) {
             kind = OUTPUT_GIF;
-        else if (!ends_with(o.output, ".png") && !ends_with(o.output, ".PNG")) {
+        } else if (!cli_has_extension(o.output, ".png")) {
             fprintf(stderr, "ossa render: the output must end in .gif or .png\n");
             return EXIT_USAGE;
         }
