@@ -1,15 +1,15 @@
 /* libFuzzer target: mix files (JSON, mix.h) read for Fox, then everything a mix file drives:
- * the mix prepared and sampled at several clocks, its root motion split and accumulated, its IK
- * entries run on a character. Contracts: a refusal has a consistent error and no object; a mix
- * that is accepted gives finite poses (Fox's clips are finite, and the reader refuses values
- * that are not); root motion and IK on them are finite too. */
+ * the mix prepared and sampled at several clocks, its root motion split and accumulated, the
+ * character posed by the whole file (ossa_mix_file_pose: root in place, IK entries).
+ * Contracts: a refusal has a consistent error and no object; a mix that is accepted gives
+ * finite poses (Fox's clips are finite, and the reader refuses values that are not); root
+ * motion and IK on them are finite too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_contract.h"
-#include "ossa/ik.h"
 #include "ossa/mix.h"
 #include "ossa/motion.h"
 
@@ -29,35 +29,6 @@ static void open_fox(void) {
     ossa_document_free(doc);
     REQUIRE(ossa_character_create(fox, &character, &error) == OSSA_OK, "character: %s",
             error.message);
-}
-
-/* The file's IK entries on the character's current pose, each job after the last one's
- * forward kinematics; a job may refuse (a chain that is not one), never give non-finite
- * matrices. A ground entry aims at the end joint's own position (its plane is the CLI's). */
-static void run_ik(const ossa_mix_file *file, const ossa_rig *rig) {
-    for (uint32_t k = 0; k < ossa_mix_file_ik_count(file); k++) {
-        const ossa_mix_ik *entry = ossa_mix_file_ik(file, k);
-        ossa_error error;
-        memset(&error, 0, sizeof error);
-        ossa_result r;
-        if (entry->type == OSSA_MIX_IK_AIM) {
-            r = ossa_ik_aim(character, &entry->aim, &error);
-        } else {
-            ossa_ik_two_bone_job job = entry->two_bone;
-            if (entry->has_ground && job.end >= 0 && (uint32_t)job.end < rig->node_count) {
-                const float *w = ossa_character_world(character) + 12 * (size_t)job.end;
-                job.target[0] = w[3], job.target[1] = w[7], job.target[2] = w[11];
-            }
-            r = ossa_ik_two_bone(character, &job, &error);
-        }
-        if (r != OSSA_OK) {
-            check_refusal("ik", r, &error, NULL);
-            continue;
-        }
-        ossa_character_finish(character);
-        REQUIRE(all_finite(ossa_character_world(character), 12 * (size_t)rig->node_count),
-                "ik entry %u gives world matrices that are not finite", k);
-    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -104,8 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                  motion.rotation[2] + motion.rotation[3]),
                         "root motion at clock %g is not finite", clocks[i]);
         }
-        ossa_character_finish(character);
-        run_ik(file, rig);
+        /* the whole file: the root in place, the IK entries (a job may refuse a chain that is
+         * not one, never give matrices that are not finite) */
+        r = ossa_mix_file_pose(file, mix, clocks[i], NULL, scratch, character, &error);
+        if (r != OSSA_OK)
+            check_refusal("ossa_mix_file_pose", r, &error, NULL);
+        else
+            REQUIRE(all_finite(ossa_character_world(character), 12 * (size_t)rig->node_count),
+                    "the posed mix at clock %g has world matrices that are not finite", clocks[i]);
     }
     free(scratch);
     ossa_mix_free(mix);

@@ -140,6 +140,30 @@ void ossa_mix_player_take_motion(ossa_mix_player *player, ossa_motion *delta);
 /** The `"root_motion"` of a mix file (see ::ossa_mix_file_parse), NULL when it has none. */
 const ossa_root_motion_desc *ossa_mix_file_root_motion(const ossa_mix_file *file);
 
+/**
+ * Poses a character as a whole mix file says, at a mix clock (seconds): the mix's pose
+ * (::ossa_mix_sample); with the file's `"root_motion"`, its root node in place, or, given
+ * `carry`, at `carry * in-place` (e.g. `M(0) * accumulated` to walk the root along its motion,
+ * with `M(0)` the motion of the mixed root at clock 0); forward kinematics; then each `"ik"`
+ * entry in file order, each followed by forward kinematics and palettes. The character's pose,
+ * world matrices and palettes are then the mixed pose's. Allocates nothing.
+ * @param mix made by ::ossa_mix_create from this file's descriptor.
+ * @param carry NULL: the root in place (what `ossa sample --mix` writes).
+ * @param scratch ::ossa_mix_scratch_size bytes, 16-byte aligned, not shared between threads.
+ * @return OSSA_ERROR_ARGUMENT for a NULL argument, a mix of another model or another file (the
+ *         character unchanged), or an IK entry that fails on this pose (path `ik[k]`).
+ */
+ossa_result ossa_mix_file_pose(const ossa_mix_file *file, const ossa_mix *mix, double clock,
+                               const ossa_motion *carry, void *scratch, ossa_character *character,
+                               ossa_error *error);
+
+/**
+ * The world-space target of IK entry `entry` of a mix file for a character as last finished
+ * (a ground entry's depends on the pose before it); zeros for NULL or an entry out of range.
+ */
+void ossa_mix_file_ik_target(const ossa_mix_file *file, uint32_t entry,
+                             const ossa_character *character, float target[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #include "ossa/demo.h"
 #include "ossa/mix.h"
 #include "ossa/model.h"
+#include "ossa/motion.h"
 
 /* The sizes of the C structs _lib.py mirrors, in its order, so that a field added in C without
  * its mirror is an ImportError instead of misread memory. */
@@ -120,9 +121,9 @@ argument_error(ossa_error *error, const char *path, const char *format, ...) {
 
 /*
  * Reads a mix (the JSON text of a mix file, `size` bytes) for a model and prepares it: on
- * success `*file` holds the parsed file (its warnings; the caller frees it with
- * ossa_mix_file_free once read) and `*mix` the prepared mix (freed with ossa_mix_free). Errors
- * name no file: the mix is the caller's value, the JSON path says where in it.
+ * success `*file` holds the parsed file (its warnings, root motion and IK entries; freed with
+ * ossa_mix_file_free after the mix) and `*mix` the prepared mix (freed with ossa_mix_free).
+ * Errors name no file: the mix is the caller's value, the JSON path says where in it.
  */
 ossa_result ossapy_mix_prepare(const ossa_model *model, const char *json, size_t size,
                                ossa_mix_file **file, ossa_mix **mix, ossa_error *error) {
@@ -137,14 +138,28 @@ ossa_result ossapy_mix_prepare(const ossa_model *model, const char *json, size_t
     return r;
 }
 
+/* "times[i]: " before an error's path, so that Python says which time failed. */
+static ossa_result at_time(ossa_result r, size_t i, ossa_error *error) {
+    if (r != OSSA_OK && error) {
+        char path[sizeof error->path];
+        snprintf(path, sizeof path, "times[%zu]%s%s", i, error->path[0] ? "." : "", error->path);
+        memcpy(error->path, path, sizeof path);
+    }
+    return r;
+}
+
 /*
- * Samples a prepared mix of `model` at each of `count` clocks (seconds of the mix clock, any
- * order: a mix is stateless) on a character of its own, which runs forward kinematics and its
- * palettes, and writes the outputs of clock i as ossapy_sample does.
+ * Samples a prepared mix of `model` (made from `file`) at each of `count` clocks (seconds of
+ * the mix clock, any order: a mix is stateless) on a character of its own, as the whole file
+ * says (ossa_mix_file_pose: the root in place when the file has "root_motion", its "ik"
+ * entries applied), and writes the outputs of clock i as ossapy_sample does, and, with
+ * root motion, the motion accumulated from clock 0 into motion + 7 * i (translation xyz,
+ * rotation xyzw; motion may be NULL).
  */
-ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix *mix, const double *clocks,
-                              size_t count, float *world, float *palettes, ossa_trs *local,
-                              float *weights, ossa_error *error) {
+ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix_file *file,
+                              const ossa_mix *mix, const double *clocks, size_t count, float *world,
+                              float *palettes, ossa_trs *local, float *weights, double *motion,
+                              ossa_error *error) {
     for (size_t i = 0; i < count; i++) {
         if (isfinite(clocks[i])) continue;
         char path[32];
@@ -162,18 +177,23 @@ ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix *mix, cons
         }
         return OSSA_ERROR_OUT_OF_MEMORY;
     }
-    ossa_character *character;
+    ossa_character *character = NULL;
     ossa_result r = ossa_character_create(model, &character, error);
-    if (r == OSSA_OK) {
-        const ossa_rig *rig = ossa_model_rig(model);
-        ossa_pose *pose = ossa_character_pose(character);
-        for (size_t i = 0; i < count; i++) {
-            ossa_mix_sample(mix, clocks[i], scratch, pose);
-            ossa_character_finish(character);
-            copy_frame(character, rig, i, world, palettes, local, weights);
+    const ossa_root_motion_desc *root_motion = ossa_mix_file_root_motion(file);
+    const ossa_rig *rig = ossa_model_rig(model);
+    for (size_t i = 0; i < count && r == OSSA_OK; i++) {
+        r = at_time(ossa_mix_file_pose(file, mix, clocks[i], NULL, scratch, character, error), i,
+                    error);
+        if (r != OSSA_OK) break;
+        copy_frame(character, rig, i, world, palettes, local, weights);
+        if (root_motion && motion) {
+            ossa_motion m;
+            r = at_time(ossa_mix_root_motion(mix, root_motion, clocks[i], 0, &m, error), i, error);
+            memcpy(motion + 7 * i, m.translation, sizeof m.translation);
+            memcpy(motion + 7 * i + 3, m.rotation, sizeof m.rotation);
         }
-        ossa_character_free(character);
     }
+    ossa_character_free(character);
     free(scratch);
     return r;
 }

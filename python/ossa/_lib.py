@@ -141,6 +141,8 @@ _PROTOTYPES = {
     "ossa_mix_file_warning_count": (c_uint32, [c_void_p]),
     "ossa_mix_file_warning": (POINTER(WarningStruct), [c_void_p, c_uint32]),
     "ossa_mix_file_free": (None, [c_void_p]),
+    # motion.h
+    "ossa_mix_file_root_motion": (c_void_p, [c_void_p]),
     # python/csrc/ossa_python.c
     "ossapy_warning_count": (c_uint32, [c_void_p]),
     "ossapy_warning": (POINTER(WarningStruct), [c_void_p, c_uint32]),
@@ -150,8 +152,8 @@ _PROTOTYPES = {
                               c_void_p, c_void_p, c_void_p, POINTER(ErrorStruct)]),
     "ossapy_mix_prepare": (c_int, [c_void_p, c_char_p, c_size_t, POINTER(c_void_p),
                                    POINTER(c_void_p), POINTER(ErrorStruct)]),
-    "ossapy_mix_sample": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p, c_void_p,
-                                  c_void_p, c_void_p, POINTER(ErrorStruct)]),
+    "ossapy_mix_sample": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_void_p,
+                                  c_void_p, c_void_p, c_void_p, c_void_p, POINTER(ErrorStruct)]),
     "ossapy_skin": (c_int, [c_void_p, c_uint32, c_int, c_void_p, c_void_p, c_size_t, c_void_p,
                             c_void_p, POINTER(ErrorStruct)]),
 }

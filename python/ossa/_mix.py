@@ -64,8 +64,9 @@ def _json_value(value, path):
                 code=_lib.ERROR_INVALID)
 
 
-def _free(mix):
+def _free(mix, file):
     lib.ossa_mix_free(mix)
+    lib.ossa_mix_file_free(file)
 
 
 class Mix:
@@ -73,8 +74,9 @@ class Mix:
     sample it at once. Model.mix(mix, times) or mix.sample(times) plays it.
 
     Attributes: model, description (the mix as a plain dict, as given to the C library),
-    layer_count, warnings (list of (JSON path, message) the reader found; each was also issued
-    as a Python warning of category ossa.MixWarning)."""
+    layer_count, root_motion (True when the mix has "root_motion": its poses keep that node in
+    place and Pose.root_motion carries its travel), warnings (list of (JSON path, message) the
+    reader found; each was also issued as a Python warning of category ossa.MixWarning)."""
 
     def __init__(self):
         raise TypeError("use model.prepare_mix(mix_dict)")
@@ -86,25 +88,24 @@ class Mix:
                             f"{type(mix).__name__}")
         description = _json_value(mix, "")
         text = json.dumps(description, allow_nan=False).encode()
-        handle = model._live()
         file, prepared, error = ctypes.c_void_p(), ctypes.c_void_p(), _lib.ErrorStruct()
-        if lib.ossapy_mix_prepare(handle, text, len(text), ctypes.byref(file),
-                                  ctypes.byref(prepared), ctypes.byref(error)):
-            raise Error._from_c(error)
+        with model._using() as handle:
+            if lib.ossapy_mix_prepare(handle, text, len(text), ctypes.byref(file),
+                                      ctypes.byref(prepared), ctypes.byref(error)):
+                raise Error._from_c(error)
         self = cls.__new__(cls)
-        self._handle = prepared.value
-        self._finalizer = weakref.finalize(self, _free, self._handle)
-        try:
-            self.warnings = []
-            for i in range(lib.ossa_mix_file_warning_count(file)):
-                w = lib.ossa_mix_file_warning(file, i).contents
-                self.warnings.append((w.path.decode("utf-8", "replace"),
-                                      w.message.decode("utf-8", "replace")))
-        finally:
-            lib.ossa_mix_file_free(file)
+        # The file stays with the mix: its "root_motion" and "ik" are applied at every time.
+        self._handle, self._file = prepared.value, file.value
+        self._finalizer = weakref.finalize(self, _free, self._handle, self._file)
+        self.warnings = []
+        for i in range(lib.ossa_mix_file_warning_count(file)):
+            w = lib.ossa_mix_file_warning(file, i).contents
+            self.warnings.append((w.path.decode("utf-8", "replace"),
+                                  w.message.decode("utf-8", "replace")))
         self.model = model  # the mix points at the model's rig and clips: keep it alive
         self.description = description
         self.layer_count = lib.ossa_mix_layer_count(self._handle)
+        self.root_motion = bool(lib.ossa_mix_file_root_motion(self._file))
         for path, message in self.warnings:
             warnings.warn(f"{path}: {message}" if path else message, MixWarning,
                           stacklevel=stacklevel + 1)

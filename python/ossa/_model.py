@@ -1,9 +1,11 @@
 """ossa.Model: a loaded model (the C library's ossa_model) and what it describes."""
 
 import ctypes
-import math
+import numbers
 import os
+import threading
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
 
@@ -79,6 +81,17 @@ class Skinned(NamedTuple):
     normals: Optional[np.ndarray]
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _index(value, what):
+    """`value` as an index (a Python or NumPy integer, not a bool); TypeError otherwise, so
+    that 1.7 or True never stands for an index."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an integer index, not a {type(value).__name__}")
+    return int(value)
+
+
 def _text(value):
     return value.decode("utf-8", "replace") if value is not None else None
 
@@ -103,8 +116,11 @@ def load(path, compact=False, compact_error=0.0):
     smaller, sampled directly; see the README's Compact clips) within compact_error, the
     largest distance in model units any node or skinned vertex may move (0: 1e-4 of the model
     size); each Animation's compact_error says what was measured."""
-    if not (compact_error >= 0.0 and math.isfinite(compact_error)):
-        raise Error(f"compact_error must be a finite number >= 0, got {compact_error!r}")
+    if not isinstance(compact_error, numbers.Real) or isinstance(compact_error, bool):
+        raise TypeError(f"compact_error must be a number, not a {type(compact_error).__name__}")
+    if not 0.0 <= compact_error <= _FLOAT32_MAX:
+        raise Error(f"compact_error must be a distance >= 0 that a 32-bit float holds (at most "
+                    f"{_FLOAT32_MAX:.4g}), not {compact_error!r}")
     path = _fspath(path)
     document, error = ctypes.c_void_p(), _lib.ErrorStruct()
     if lib.ossa_document_load_file(path, None, ctypes.byref(document), ctypes.byref(error)):
@@ -153,6 +169,8 @@ class Model:
                 raise Error._from_c(error)
             self._handle = handle.value
             self._finalizer = weakref.finalize(self, lib.ossa_model_free, self._handle)
+            self._calls = threading.Condition()  # guards _running: calls into C under way
+            self._running = 0
             self.warnings = []
             for i in range(lib.ossapy_warning_count(document)):
                 w = lib.ossapy_warning(document, i).contents
@@ -224,8 +242,12 @@ class Model:
     # -- lifetime ---------------------------------------------------------------------------
 
     def close(self):
-        """Frees the C model now. Poses made from it can no longer be skinned."""
-        self._finalizer()
+        """Frees the C model now, once calls other threads are making on it have returned.
+        Poses made from it can no longer be skinned; calls on it raise ossa.Error."""
+        with self._calls:
+            while self._running:
+                self._calls.wait()
+            self._finalizer()
 
     @property
     def closed(self):
@@ -237,10 +259,21 @@ class Model:
     def __exit__(self, *exc):
         self.close()
 
-    def _live(self):
-        if not self._finalizer.alive:
-            raise Error("the model is closed", self.file)
-        return self._handle
+    @contextmanager
+    def _using(self):
+        """The C model's handle for one call into C (which releases the GIL): close() waits
+        until every such call has returned."""
+        with self._calls:
+            if not self._finalizer.alive:
+                raise Error("the model is closed", self.file)
+            self._running += 1
+        try:
+            yield self._handle
+        finally:
+            with self._calls:
+                self._running -= 1
+                if not self._running:
+                    self._calls.notify_all()
 
     def __repr__(self):
         return (f"<ossa.Model {self.file!r}: {len(self.nodes)} nodes, {len(self.skins)} skins, "
@@ -257,19 +290,14 @@ class Model:
         return found[0]
 
     def animation(self, animation):
-        """An Animation by glTF index, by name (the first with it), or as given."""
-        if isinstance(animation, Animation):
-            animation = animation.index
+        """An Animation by glTF index, by name (the first with it), or as given (one of this
+        model's)."""
         if isinstance(animation, str):
             for a in self.animations:
                 if a.name == animation:
                     return a
             raise Error(f"no animation named {animation!r}", self.file, "animations")
-        index = int(animation)
-        if not 0 <= index < len(self.animations):
-            raise Error(f"there is no animation {index} (the model has {len(self.animations)})",
-                        self.file, "animations")
-        return self.animations[index]
+        return self._item(self.animations, Animation, animation, "animation")
 
     def primitive(self, node, primitive=0):
         """The Primitive that node `node` (glTF index or name) draws as its mesh's primitive
@@ -284,17 +312,37 @@ class Model:
     def primitive_indices(self, primitive):
         """The primitive's vertex indices (uint32), None when it is not indexed."""
         p = self._primitive(primitive)
-        streams = lib.ossa_model_primitive_streams(self._live(), p.index)
-        if not p.index_count:
-            return None
-        return _array(streams.indices, p.index_count, np.uint32)
+        with self._using() as handle:
+            streams = lib.ossa_model_primitive_streams(handle, p.index)
+            if not p.index_count:
+                return None
+            return _array(streams.indices, p.index_count, np.uint32)
+
+    def _own(self, items, item, what):
+        """`item` (an Animation, Primitive, Skin or Node) when it is this model's; ossa.Error
+        for one of another model, even of the same file (its index would mean another one)."""
+        if item.index < len(items) and items[item.index] is item:
+            return item
+        raise Error(f"the {what} is not from this model (use this model's {what}s)", self.file)
 
     def _primitive(self, primitive):
-        index = primitive.index if isinstance(primitive, Primitive) else int(primitive)
-        if not 0 <= index < len(self.primitives):
-            raise Error(f"there is no primitive {index} (the model draws "
-                        f"{len(self.primitives)})", self.file)
-        return self.primitives[index]
+        return self._item(self.primitives, Primitive, primitive, "primitive")
+
+    def _skin(self, skin):
+        return self._item(self.skins, Skin, skin, "skin")
+
+    def _node(self, node):
+        return self._item(self.nodes, Node, node, "node")
+
+    def _item(self, items, kind, item, what):
+        """One of `items` by index or as given: TypeError for what is neither, ossa.Error for
+        an index out of range or an item of another model."""
+        if isinstance(item, kind):
+            return self._own(items, item, what)
+        index = _index(item, f"a {what} (index or {kind.__name__})")
+        if not 0 <= index < len(items):
+            raise Error(f"there is no {what} {index} (the model has {len(items)})", self.file)
+        return items[index]
 
     # -- sampling ---------------------------------------------------------------------------
 
@@ -304,26 +352,30 @@ class Model:
         clocks = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float64)
         if clocks.ndim != 1:
             raise ValueError("times must be a number or a sequence of numbers")
+        bad = np.flatnonzero(~np.isfinite(clocks))
+        if len(bad):
+            raise Error(f"a time must be finite, not {clocks[bad[0]]}", path=f"times[{bad[0]}]")
         count = len(clocks)
         return clocks, (np.empty((count, self._node_count, 3, 4), np.float32),
                         np.empty((count, self._palette_joints, 3, 4), np.float32),
                         np.empty((count, max(self._node_count, 1), _lib.TRS_FLOATS), np.float32),
                         np.empty((count, max(self._weight_total, 1)), np.float32))
 
-    def _pose(self, clocks, times, outputs):
+    def _pose(self, clocks, times, outputs, root_motion=None):
         world, palettes, local, weights = outputs
         return Pose(self, clocks, np.ndim(times) == 0, world, palettes, local,
-                    weights[:, :self._weight_total])
+                    weights[:, :self._weight_total], root_motion)
 
     def _run_sample(self, clip, times, wrap):
         if wrap not in _lib.WRAPS:
             raise ValueError(f"wrap must be one of {', '.join(_lib.WRAPS)}, not {wrap!r}")
         clocks, outputs = self._outputs(times)
         error = _lib.ErrorStruct()
-        if lib.ossapy_sample(self._live(), clip, clocks.ctypes.data, len(clocks),
-                             _lib.WRAPS[wrap], *(a.ctypes.data for a in outputs),
-                             ctypes.byref(error)):
-            raise Error._from_c(error, self.file)
+        with self._using() as handle:
+            if lib.ossapy_sample(handle, clip, clocks.ctypes.data, len(clocks),
+                                 _lib.WRAPS[wrap], *(a.ctypes.data for a in outputs),
+                                 ctypes.byref(error)):
+                raise Error._from_c(error, self.file)
         return self._pose(clocks, times, outputs)
 
     def sample(self, animation, times, wrap="clamp"):
@@ -362,17 +414,23 @@ class Model:
 
         A mix is stateless: each time is sampled on its own, in any order, with the rules of
         include/ossa/mix.h (per layer: weight curve, clock mapping with its own wrap, mask,
-        normal or additive mode, sync groups)."""
+        normal or additive mode, sync groups), then its "root_motion" (that node kept in place,
+        its travel since clock 0 in Pose.root_motion) and its "ik" entries, in order: the
+        poses `ossa sample --mix` writes."""
         if not isinstance(mix, Mix):
             mix = Mix._prepare(self, mix, stacklevel=2)
         elif mix.model is not self:
             raise Error("the mix was prepared for another model", self.file)
         clocks, outputs = self._outputs(times)
+        motion = np.zeros((len(clocks), 7)) if mix.root_motion else None
         error = _lib.ErrorStruct()
-        if lib.ossapy_mix_sample(self._live(), mix._handle, clocks.ctypes.data, len(clocks),
-                                 *(a.ctypes.data for a in outputs), ctypes.byref(error)):
-            raise Error._from_c(error)  # about the times, not the model's file
-        return self._pose(clocks, times, outputs)
+        with self._using() as handle:
+            if lib.ossapy_mix_sample(handle, mix._file, mix._handle, clocks.ctypes.data,
+                                     len(clocks), *(a.ctypes.data for a in outputs),
+                                     motion.ctypes.data if motion is not None else None,
+                                     ctypes.byref(error)):
+                raise Error._from_c(error)  # about the times, not the model's file
+        return self._pose(clocks, times, outputs, motion)
 
     # -- skinning ---------------------------------------------------------------------------
 
@@ -385,7 +443,6 @@ class Model:
         method: "lbs" (linear blend) or "dqs" (dual quaternion).
         out: (positions, normals) float32 C-contiguous arrays of those shapes to fill in place;
         normals may be None to skip them."""
-        handle = self._live()
         p = self._primitive(primitive)
         if not isinstance(pose, Pose) or pose.model is not self:
             raise Error("the pose was not made by this model", self.file)
@@ -405,11 +462,13 @@ class Model:
                     raise Error(f"primitive {p.index} has no normals", self.file,
                                 f"meshes[{p.mesh}].primitives[{p.primitive}]")
         error = _lib.ErrorStruct()
-        if lib.ossapy_skin(handle, p.index, _lib.SKIN_MODES[method], pose._local.ctypes.data,
-                           pose._weights.ctypes.data, count, positions.ctypes.data,
-                           normals.ctypes.data if normals is not None else None,
-                           ctypes.byref(error)):
-            raise Error._from_c(error, self.file)
+        with self._using() as handle:
+            if lib.ossapy_skin(handle, p.index, _lib.SKIN_MODES[method],
+                               pose._local.ctypes.data, pose._weights.ctypes.data, count,
+                               positions.ctypes.data,
+                               normals.ctypes.data if normals is not None else None,
+                               ctypes.byref(error)):
+                raise Error._from_c(error, self.file)
         return Skinned(positions, normals)
 
 

@@ -7,12 +7,17 @@ class Pose:
     world: (T, nodes, 3, 4) float32, every node's world matrix (3x4 rows: x' = m[0,0] x +
     m[0,1] y + m[0,2] z + m[0,3]), glTF node order. times: (T,) float64 clocks as given.
     scalar: True when sampled at a single number (then Model.skin returns (vertices, 3)).
-    pose[i] is the pose at times[i] alone (scalar, arrays are views)."""
+    root_motion: for a mix with "root_motion", (T, 7) float64, the travel of its node from
+    clock 0 to each time (translation xyz, rotation quaternion xyzw; the node itself is kept in
+    place), else None.
+    pose[i] is the pose at times[i] alone (scalar), pose[i:j] at times[i:j] (arrays are
+    views)."""
 
-    def __init__(self, model, times, scalar, world, palettes, local, weights):
+    def __init__(self, model, times, scalar, world, palettes, local, weights, root_motion=None):
         self.model = model
         self.times = times
         self.scalar = scalar
+        self.root_motion = root_motion
         self.world = world
         self._palettes = palettes  # (T, joints of every skin, 3, 4), skin after skin
         self._local = local  # (T, nodes, 10) rig order: translation, rotation xyzw, scale
@@ -23,10 +28,14 @@ class Pose:
         return len(self.times)
 
     def __getitem__(self, i):
-        i = range(len(self.times))[i]  # an int: IndexError out of range, negatives count back
-        at = slice(i, i + 1)
-        return Pose(self.model, self.times[at], True, self.world[at], self._palettes[at],
-                    self._local[at], self._weights[at])
+        if isinstance(i, slice):
+            at, scalar = i, False
+        else:  # IndexError out of range, negatives count back
+            i = range(len(self.times))[i]
+            at, scalar = slice(i, i + 1), True
+        motion = self.root_motion[at] if self.root_motion is not None else None
+        return Pose(self.model, self.times[at], scalar, self.world[at], self._palettes[at],
+                    self._local[at], self._weights[at], motion)
 
     def __repr__(self):
         return f"<ossa.Pose of {self.model.file!r} at {len(self)} time(s)>"
@@ -35,8 +44,7 @@ class Pose:
         """World-space joint matrices of a skin (glTF index or Skin), world(joint) * IBM, as
         the golden files and the C library's palettes define them: a (T, joints, 3, 4) float32
         view, the skin's joint order."""
-        index = getattr(skin, "index", skin)
-        begin, end = self.model._palette_offsets[index]
+        begin, end = self.model._palette_offsets[self.model._skin(skin).index]
         return self._palettes[:, begin:end]
 
     @property
@@ -49,7 +57,9 @@ class Pose:
         return self._morph_weights
 
     def node_weights(self, node):
-        """(T, targets) float32: the morph weights of one node (glTF index)."""
+        """(T, targets) float32: the morph weights of one node (glTF index; (T, 0) for a node
+        whose mesh has no morph targets)."""
+        node = self.model._node(node).index
         return self.morph_weights[:, self.model.morph_weight_slices.get(node, slice(0, 0))]
 
     def _local_gltf(self, begin, end):
@@ -73,3 +83,4 @@ class Pose:
     def skin(self, primitive, method="lbs", out=None):
         """Model.skin(primitive, self, method, out)."""
         return self.model.skin(primitive, self, method, out)
+

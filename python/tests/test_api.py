@@ -183,9 +183,13 @@ def test_morph_weights_by_node():
     pose = model.sample(0, [0.0, 1.0, 2.0])
     assert pose.morph_weights.shape == (3, 2) and pose.morph_weights.dtype == np.float32
     assert np.array_equal(pose.node_weights(0), pose.morph_weights)
-    assert pose.node_weights(1).shape == (3, 0)
-    fox_pose = ossa.load(shared_path("models", "Fox", "Fox.glb")).rest_pose()
+    with pytest.raises(ossa.Error, match=r"there is no node 1 \(the model has 1\)"):
+        pose.node_weights(1)
+    fox = ossa.load(shared_path("models", "Fox", "Fox.glb"))
+    fox_pose = fox.rest_pose()
     assert fox_pose.morph_weights.shape == (1, 0)
+    assert fox_pose.node_weights(3).shape == (1, 0)  # a node without morph targets
+    assert fox_pose.node_weights(fox.nodes[3]).shape == (1, 0)
 
 
 def test_demo_model():

@@ -88,6 +88,76 @@ def test_argument_errors(fox):
         fox.skin(0, fox.rest_pose(), out=(np.empty((3, 3), np.float32), None))
 
 
+def test_objects_of_another_model_are_refused(fox):
+    # Same file, another load: its Animation, Primitive, Skin and Node must not stand for
+    # this model's by index.
+    other = ossa.load(shared_path("models", "Fox", "Fox.glb"))
+    pose = fox.rest_pose()
+    with pytest.raises(ossa.Error, match="the animation is not from this model"):
+        fox.sample(other.animations[1], 0.0)
+    with pytest.raises(ossa.Error, match="the primitive is not from this model"):
+        fox.skin(other.primitives[0], pose)
+    with pytest.raises(ossa.Error, match="the skin is not from this model"):
+        pose.joint_matrices(other.skins[0])
+    with pytest.raises(ossa.Error, match="the node is not from this model"):
+        pose.node_weights(other.nodes[0])
+    # this model's own objects are taken
+    assert fox.sample(fox.animations[1], 0.5).world.shape[0] == 1
+    assert pose.joint_matrices(fox.skins[0]).shape == (1, len(fox.skins[0].joints), 3, 4)
+
+
+def test_indices_are_integers_in_range(fox):
+    pose = fox.sample(0, [0.0, 0.5, 1.0])
+    for bad in (1.7, True, np.float32(1.0), None):
+        with pytest.raises(TypeError, match="integer index"):
+            fox.sample(bad, 0.0)
+        with pytest.raises(TypeError, match="integer index"):
+            pose.joint_matrices(bad)
+        with pytest.raises(TypeError, match="integer index"):
+            fox.skin(bad, pose)
+    assert fox.sample(np.int64(1), 0.5).world.shape == (1, len(fox.nodes), 3, 4)
+    for call, what in ((lambda: pose.joint_matrices(-1), "there is no skin -1"),
+                       (lambda: pose.joint_matrices(1), r"there is no skin 1 \(the model has 1\)"),
+                       (lambda: pose.node_weights(999), "there is no node 999"),
+                       (lambda: pose.node_weights(-1), "there is no node -1"),
+                       (lambda: fox.sample(-1, 0.0), "there is no animation -1"),
+                       (lambda: fox.skin(-1, pose), "there is no primitive -1")):
+        with pytest.raises(ossa.Error, match=what):
+            call()
+
+
+@pytest.mark.parametrize("time", [np.nan, np.inf, -np.inf])
+def test_times_must_be_finite(fox, time):
+    for call in (lambda: fox.sample(0, [0.0, time]),
+                 lambda: fox.mix({"layers": [{"animation": 0}]}, [0.0, time])):
+        with pytest.raises(ossa.Error, match=r"times\[1\]: a time must be finite"):
+            call()
+
+
+def test_pose_slices(fox):
+    times = [0.0, 0.25, 0.5, 0.75]
+    pose = fox.sample(1, times)
+    part = pose[1:3]
+    assert len(part) == 2 and not part.scalar and part.times.tolist() == times[1:3]
+    assert np.array_equal(part.world, pose.world[1:3])
+    assert np.array_equal(fox.skin(0, part).positions, fox.skin(0, pose).positions[1:3])
+    assert pose[::2].times.tolist() == [0.0, 0.5] and pose[-1].scalar
+    with pytest.raises(IndexError):
+        pose[4]
+
+
+def test_compact_error_is_a_float32_distance():
+    fox = shared_path("models", "Fox", "Fox.glb")
+    for bad in (1e40, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ossa.Error, match="compact_error must be a distance >= 0 that a "
+                                             "32-bit float holds"):
+            ossa.load(fox, compact=True, compact_error=bad)
+    for bad in ("1", None, True):
+        with pytest.raises(TypeError, match="compact_error must be a number"):
+            ossa.load(fox, compact=True, compact_error=bad)
+    assert ossa.load(fox, compact=True, compact_error=np.float64(0.5)).animations
+
+
 def test_closed_model_refuses():
     model = ossa.demo()
     pose = model.rest_pose()

@@ -41,6 +41,18 @@ def as_3x4(column_major):
     return m.transpose(0, 2, 1)[:, :3, :]
 
 
+def assert_pose_is_the_sample(pose, i, sample, label):
+    """Time i of a Pose equals a sample of `ossa sample --json` bit for bit: world matrices,
+    the joint matrices of every skin, the morph weights."""
+    assert np.array_equal(bits(pose.world[i]), bits(as_3x4(sample["node_world"]))), label
+    assert len(sample["joint_matrices"]) == len(pose.model.skins), label
+    for entry in sample["joint_matrices"]:
+        ours = pose.joint_matrices(entry["skin"])[i]
+        assert np.array_equal(bits(ours), bits(as_3x4(entry["matrices"]))), label
+    c_weights = [w for entry in sample["morph_weights"] for w in entry["weights"]]
+    assert np.array_equal(bits(pose.morph_weights[i]), bits(c_weights)), label
+
+
 def check_matrices(ours, golden, tol, tol_u, what):
     """Translation within tol; 3x3 part within tol_u times the golden's scale (its largest
     column length): golden/README.md's rule, as tests/anim/anim_fixture.c applies it."""
@@ -116,13 +128,7 @@ def test_golden_equals_c(golden_path, model_name):
     pose = model.sample(golden["animation"], times)
     assert len(c["samples"]) == len(times)
     for i, sample in enumerate(c["samples"]):
-        label = f"{model_name} t={sample['time']}"
-        assert np.array_equal(bits(pose.world[i]), bits(as_3x4(sample["node_world"]))), label
-        for entry in sample["joint_matrices"]:
-            ours = pose.joint_matrices(entry["skin"])[i]
-            assert np.array_equal(bits(ours), bits(as_3x4(entry["matrices"]))), label
-        c_weights = [w for entry in sample["morph_weights"] for w in entry["weights"]]
-        assert np.array_equal(bits(pose.morph_weights[i]), bits(c_weights)), label
+        assert_pose_is_the_sample(pose, i, sample, f"{model_name} t={sample['time']}")
 
     for entry in c["samples"][0]["primitives"]:
         primitive = model.primitive(entry["node"], entry["primitive"])

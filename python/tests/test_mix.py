@@ -16,7 +16,7 @@ import pytest
 
 import ossa
 from conftest import ROOT, cli_sample, run_cli, shared_path
-from test_golden import as_3x4, bits
+from test_golden import assert_pose_is_the_sample, bits
 
 # The mixes of docs/mixes written for Fox (the others name another model's nodes).
 MIX_FILES = [os.path.join(ROOT, "docs", "mixes", name)
@@ -85,15 +85,8 @@ def test_mix_equals_the_ossa_command(fox, path):
     pose = fox.mix(mix_file(path), CLOCKS)  # every clock in one call
     assert c["mix"] == path and len(c["samples"]) == len(CLOCKS)
     for i, sample in enumerate(c["samples"]):
-        label = f"{os.path.basename(path)} t={sample['time']}"
         assert sample["time"] == CLOCKS[i]
-        assert np.array_equal(bits(pose.world[i]), bits(as_3x4(sample["node_world"]))), label
-        assert len(sample["joint_matrices"]) == len(fox.skins)
-        for entry in sample["joint_matrices"]:
-            ours = pose.joint_matrices(entry["skin"])[i]
-            assert np.array_equal(bits(ours), bits(as_3x4(entry["matrices"]))), label
-        c_weights = [w for entry in sample["morph_weights"] for w in entry["weights"]]
-        assert np.array_equal(bits(pose.morph_weights[i]), bits(c_weights)), label
+        assert_pose_is_the_sample(pose, i, sample, f"{os.path.basename(path)} t={sample['time']}")
     # The mixed pose skins as the command skins it: every vertex of every primitive.
     assert c["samples"][0]["primitives"]
     for entry in c["samples"][0]["primitives"]:
@@ -108,6 +101,33 @@ def test_mix_equals_the_ossa_command(fox, path):
                 assert np.array_equal(bits(skinned.normals[i]), bits(want["normals"]))
             else:
                 assert skinned.normals is None and want["normals"] == []
+
+
+def test_root_motion_and_ik_as_the_ossa_command():
+    # docs/mixes/walk_slope_look.json on CesiumMan: the root kept in place with its travel in
+    # Pose.root_motion, the feet on a slope and the head aimed, as `ossa sample --mix` has them.
+    path = os.path.join(ROOT, "docs", "mixes", "walk_slope_look.json")
+    model_path = shared_path("models", "CesiumMan", "glTF-Binary", "CesiumMan.glb")
+    model = ossa.load(model_path)
+    c = cli_sample(model_path, None, CLOCKS, mix=path)
+    mix = model.prepare_mix(mix_file(path))
+    pose = mix.sample(CLOCKS)
+    assert mix.root_motion and pose.root_motion.shape == (len(CLOCKS), 7)
+    for i, sample in enumerate(c["samples"]):
+        assert_pose_is_the_sample(pose, i, sample, f"t={sample['time']}")
+        motion = sample["root_motion"]
+        assert pose.root_motion[i].tolist() == motion["translation"] + motion["rotation"]
+    assert pose[2:4].root_motion.tolist() == pose.root_motion[2:4].tolist()
+    # ... and the root motion and the IK entries change the pose (the comparison above would
+    # pass if neither were applied by either side).
+    plain = model.mix({"layers": mix_file(path)["layers"]}, CLOCKS)
+    assert plain.root_motion is None
+    root = model.find_node("Skeleton_torso_joint_1")
+    assert not np.allclose(plain.world[:, root], pose.world[:, root], atol=1e-3)
+    for name in ("leg_joint_L_3", "Skeleton_neck_joint_2"):
+        node = model.find_node(name)
+        assert not np.allclose(plain.world[:, node, :, :3], pose.world[:, node, :, :3],
+                               atol=1e-3), name
 
 
 def test_the_mixes_differ_from_their_first_layer(fox):
@@ -215,7 +235,7 @@ def test_values_json_cannot_hold_raise_with_the_path(fox, mix, path, message):
 def test_wrong_arguments(fox):
     with pytest.raises(TypeError, match="a mix is a dict"):
         fox.mix('{"layers": []}', 0.5)
-    with pytest.raises(ossa.Error, match=r"times\[1\]: a mix clock must be finite, not nan"):
+    with pytest.raises(ossa.Error, match=r"times\[1\]: a time must be finite, not nan"):
         fox.mix({"layers": [{"animation": "Walk"}]}, [0.0, np.nan])
     with pytest.raises(ValueError):
         fox.mix({"layers": [{"animation": "Walk"}]}, [[0.0, 1.0]])

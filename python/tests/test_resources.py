@@ -17,14 +17,6 @@ import ossa
 from ossa import _lib
 from conftest import ROOT, shared_path
 
-PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def rss():
-    """Resident bytes of this process."""
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * PAGE
-
 
 def use(model):
     pose = model.sample(0, np.linspace(0.0, 1.0, 8))
@@ -38,7 +30,7 @@ def test_load_and_free_200_times_keeps_memory():
         with ossa.load(path) as model:
             use(model)
     gc.collect()
-    before = rss()
+    before = heap_in_use()
     for i in range(200):
         if i % 2:
             with ossa.load(path) as model:  # freed by close()
@@ -46,13 +38,13 @@ def test_load_and_free_200_times_keeps_memory():
         else:
             use(ossa.load(path))  # freed by the garbage collector
     gc.collect()
-    grown = rss() - before
-    assert grown < 2 << 20, f"200 loads grew the process by {grown / 1e6:.1f} MB"
+    grown = heap_in_use() - before
+    assert grown < 2 << 20, f"200 loads grew the heap by {grown / 1e6:.1f} MB"
 
-    # The measure would see a leak: 50 models kept alive grow the process by far more.
-    before = rss()
+    # The measure would see a leak: 50 models kept alive grow the heap by far more.
+    before = heap_in_use()
     kept = [ossa.load(path) for _ in range(50)]
-    kept_bytes = rss() - before
+    kept_bytes = heap_in_use() - before
     assert kept_bytes > 4 << 20, f"50 live models took only {kept_bytes / 1e6:.1f} MB"
     del kept
 
@@ -182,6 +174,37 @@ def test_threads_share_a_model(fox):
     for pose, skinned in results:
         assert np.array_equal(pose.world, want.world)
         assert np.array_equal(skinned.positions, want_skin.positions)
+
+
+def test_close_waits_for_calls_under_way(monkeypatch):
+    # A call releases the GIL: close() from another thread must not free the C model under it.
+    path = shared_path("models", "Fox", "Fox.glb")
+    model, reference = ossa.load(path), ossa.load(path)
+    times = np.linspace(0.0, 3.0, 1000)
+    pose = model.sample(1, times)
+    entered = threading.Event()
+    real = ossa._model.lib
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def ossapy_skin(self, *args):
+            entered.set()  # the next line runs without the GIL for a while
+            return real.ossapy_skin(*args)
+
+    monkeypatch.setattr(ossa._model, "lib", Spy())
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(skinned=model.skin(0, pose)))
+    worker.start()
+    assert entered.wait(30)
+    model.close()  # waits for the skinning to return
+    assert model.closed
+    worker.join()
+    want = reference.skin(0, reference.sample(1, times))
+    assert np.array_equal(result["skinned"].positions, want.positions)
+    with pytest.raises(ossa.Error, match="closed"):
+        model.skin(0, pose)
 
 
 @pytest.mark.parametrize("method", ["lbs", "dqs"])

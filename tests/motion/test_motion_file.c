@@ -168,6 +168,89 @@ static void check_refusals(const motion_model *m, const motion_model *cesium) {
             "ik[0].offset[1]", "finite number");
 }
 
+/* A prepared mix of a file (NULL when it does not parse or prepare). */
+static ossa_mix *prepare(const motion_model *m, const ossa_mix_file *file) {
+    ossa_mix *mix = NULL;
+    ossa_error error;
+    CHECK(file && ossa_mix_create(m->rig, ossa_mix_file_desc(file), &mix, &error) == OSSA_OK);
+    return mix;
+}
+
+/* ossa_mix_file_pose: the mix, the root in place (or carried), the aim entry applied. */
+static void check_pose(const motion_model *m, const motion_model *cesium) {
+    ossa_error error;
+    ossa_mix_file *file =
+        parse(m,
+              LAYERS "\"root_motion\": {\"node\": \"b_Hip_01\", \"mode\": \"full\"},"
+                     "\"ik\": [{\"type\": \"aim\", \"node\": \"b_Head_05\", \"forward\": [0, 1, 0],"
+                     " \"up\": [1, 0, 0], \"target\": [30, 80, 90], \"pole\": [0, 1, 0]}]}",
+              &error);
+    ossa_mix *mix = prepare(m, file);
+    static _Alignas(16) unsigned char scratch[1 << 16];
+    if (!mix || ossa_mix_scratch_size(mix) > sizeof scratch) {
+        CHECK(0);
+        ossa_mix_file_free(file);
+        ossa_mix_free(mix);
+        return;
+    }
+    const ossa_root_motion_desc *root = ossa_mix_file_root_motion(file);
+    double clock = 0.37;
+    /* what the mix alone gives the root, split by hand */
+    ossa_character_update(m->character, NULL, 0, OSSA_WRAP_CLAMP, NULL);
+    ossa_mix_sample(mix, clock, scratch, ossa_character_pose(m->character));
+    ossa_trs mixed = ossa_character_pose(m->character)->local[root->node], in_place;
+    ossa_motion motion;
+    CHECK(ossa_root_motion_split(root, &mixed, &motion, &in_place, &error) == OSSA_OK);
+    CHECK(trs_distance(&mixed, &in_place) > 1); /* the walk moves the hip */
+
+    CHECKF(ossa_mix_file_pose(file, mix, clock, NULL, scratch, m->character, &error) == OSSA_OK,
+           "%s: %s", error.path, error.message);
+    CHECK(trs_distance(&ossa_character_pose(m->character)->local[root->node], &in_place) < 1e-5);
+    /* the head's forward axis, in world space, points at the target */
+    const float *head = ossa_character_world(m->character) +
+                        12 * (size_t)ossa_model_find_node(m->model, "b_Head_05");
+    double axis[3] = {head[1], head[5], head[9]},
+           to[3] = {30 - head[3], 80 - head[7], 90 - head[11]};
+    double dot = axis[0] * to[0] + axis[1] * to[1] + axis[2] * to[2];
+    double cosine = dot / sqrt((axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]) *
+                               (to[0] * to[0] + to[1] * to[1] + to[2] * to[2]));
+    CHECKF(cosine > 0.99999, "the head aims %.6f off its target", cosine);
+
+    /* carried: the in-place part moved on by the motion given */
+    ossa_motion carry = {{1, 2, 3}, {0, 0, 0, 1}};
+    CHECK(ossa_mix_file_pose(file, mix, clock, &carry, scratch, m->character, &error) == OSSA_OK);
+    const ossa_trs *carried = &ossa_character_pose(m->character)->local[root->node];
+    for (int c = 0; c < 3; c++)
+        CHECK_NEAR(carried->translation[c], in_place.translation[c] + carry.translation[c], 1e-4);
+
+    /* misuse: refused, the character left as it was */
+    ossa_trs before = ossa_character_pose(m->character)->local[root->node];
+    CHECK(ossa_mix_file_pose(NULL, mix, clock, NULL, scratch, m->character, &error) ==
+          OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_file_pose(file, NULL, clock, NULL, scratch, m->character, NULL) ==
+          OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_file_pose(file, mix, clock, NULL, NULL, m->character, &error) ==
+          OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_file_pose(file, mix, clock, NULL, scratch, NULL, &error) == OSSA_ERROR_ARGUMENT);
+    CHECK(ossa_mix_file_pose(file, mix, clock, NULL, scratch, cesium->character, &error) ==
+              OSSA_ERROR_ARGUMENT &&
+          strstr(error.message, "another model"));
+    ossa_mix_file *two =
+        parse(m, "{\"layers\": [{\"animation\": \"Walk\"}, {\"animation\": \"Run\"}]}", &error);
+    CHECK(ossa_mix_file_pose(two, mix, clock, NULL, scratch, m->character, &error) ==
+              OSSA_ERROR_ARGUMENT &&
+          strstr(error.message, "not prepared from this mix file"));
+    CHECK(trs_distance(&ossa_character_pose(m->character)->local[root->node], &before) == 0);
+    float target[3] = {9, 9, 9};
+    ossa_mix_file_ik_target(file, 0, m->character, target);
+    CHECK(target[0] == 30 && target[1] == 80 && target[2] == 90);
+    ossa_mix_file_ik_target(file, 1, m->character, target);
+    CHECK(target[0] == 0 && target[1] == 0 && target[2] == 0);
+    ossa_mix_file_free(two);
+    ossa_mix_free(mix);
+    ossa_mix_file_free(file);
+}
+
 int main(void) {
     motion_model fox, cesium;
     CHECK(motion_model_load("models/Fox/Fox.glb", &fox) == 0);
@@ -175,6 +258,7 @@ int main(void) {
     if (fox.model && cesium.model) {
         check_values(&fox);
         check_refusals(&fox, &cesium);
+        check_pose(&fox, &cesium);
     }
     motion_model_free(&fox);
     motion_model_free(&cesium);

@@ -107,7 +107,7 @@ int render_scene_draw_markers(render_scene *s, ossa_gpu_renderer *renderer) {
     if (count > 16) count = 16;
     for (uint32_t k = 0; k < count; k++) {
         float t[3];
-        sample_mix_ik_target(s->mix, k, s->characters[0], t);
+        ossa_mix_file_ik_target(s->mix->file, k, s->characters[0], t);
         placement(targets + 12 * k, ex, ey, ez, 0.04f * size, 0.04f * size, 0.04f * size, t);
         const ossa_mix_ik *entry = ossa_mix_file_ik(s->mix->file, k);
         if (!entry->has_ground) continue;

@@ -102,64 +102,16 @@ ossa_result sample_mix_motion(const sample_mix *mix, double clock, ossa_motion *
     return ossa_mix_root_motion(mix->mix, mix->root_motion, clock, 0, accumulated, error);
 }
 
-/* The end joint's world position raised along +Y by the ground plane's height above its point. */
-static void ground_target(const ossa_mix_ik *entry, const ossa_character *character,
-                          float target[3]) {
-    const float *w = ossa_character_world(character) + 12 * (size_t)entry->two_bone.end;
-    const float *p = entry->ground_point, *n = entry->ground_normal;
-    float x = w[3], y = w[7], z = w[11];
-    float rise = -(n[0] * (x - p[0]) + n[2] * (z - p[2])) / n[1];
-    target[0] = x, target[1] = y + rise, target[2] = z;
-}
-
-void sample_mix_ik_target(const sample_mix *mix, uint32_t entry, const ossa_character *character,
-                          float target[3]) {
-    const ossa_mix_ik *ik = ossa_mix_file_ik(mix->file, entry);
-    if (ik->type == OSSA_MIX_IK_AIM)
-        memcpy(target, ik->aim.target, 3 * sizeof(float));
-    else if (ik->has_ground)
-        ground_target(ik, character, target);
-    else
-        memcpy(target, ik->two_bone.target, 3 * sizeof(float));
-}
-
 ossa_result sample_mix_pose(sample_mix *mix, double clock, int moved, ossa_character *character,
                             ossa_error *error) {
-    ossa_pose *pose = ossa_character_pose(character);
-    ossa_mix_sample(mix->mix, clock, mix->scratch, pose);
-    ossa_result r = OSSA_OK;
-    if (mix->root_motion) {
-        ossa_trs *root = &pose->local[mix->root_motion->node];
-        r = ossa_root_motion_split(mix->root_motion, root, NULL, root, error);
-        ossa_motion carried;
-        if (r == OSSA_OK && moved) r = sample_mix_motion(mix, clock, &carried, error);
-        if (r == OSSA_OK && moved) { /* M(0) * accumulated * in-place */
-            ossa_motion_compose(&mix->start, &carried, &carried);
-            ossa_motion in_place = {
-                {root->translation[0], root->translation[1], root->translation[2]},
-                {root->rotation[0], root->rotation[1], root->rotation[2], root->rotation[3]}};
-            ossa_motion_compose(&carried, &in_place, &carried);
-            for (int c = 0; c < 3; c++)
-                root->translation[c] = (float)carried.translation[c];
-            for (int c = 0; c < 4; c++)
-                root->rotation[c] = (float)carried.rotation[c];
-        }
+    ossa_motion carry;
+    if (moved && mix->root_motion) { /* M(0) * accumulated */
+        ossa_result r = sample_mix_motion(mix, clock, &carry, error);
+        if (r != OSSA_OK) return r;
+        ossa_motion_compose(&mix->start, &carry, &carry);
     }
-    ossa_character_finish(character);
-    /* Each job reads the world matrices of the pose before it (ik.h). */
-    for (uint32_t k = 0; r == OSSA_OK && k < ossa_mix_file_ik_count(mix->file); k++) {
-        const ossa_mix_ik *entry = ossa_mix_file_ik(mix->file, k);
-        if (entry->type == OSSA_MIX_IK_AIM) {
-            r = ossa_ik_aim(character, &entry->aim, error);
-        } else {
-            ossa_ik_two_bone_job job = entry->two_bone;
-            sample_mix_ik_target(mix, k, character, job.target);
-            r = ossa_ik_two_bone(character, &job, error);
-        }
-        if (r == OSSA_OK) ossa_character_finish(character);
-        if (r != OSSA_OK) snprintf(error->path, sizeof error->path, "ik[%u]", k);
-    }
-    return r;
+    return ossa_mix_file_pose(mix->file, mix->mix, clock, moved && mix->root_motion ? &carry : NULL,
+                              mix->scratch, character, error);
 }
 
 int sample_mix_open(const char *path, const ossa_model *model, sample_mix *out) {

@@ -30,10 +30,6 @@ ossa_result sample_mix_pose(sample_mix *mix, double clock, int moved, ossa_chara
 ossa_result sample_mix_motion(const sample_mix *mix, double clock, ossa_motion *accumulated,
                               ossa_error *error);
 
-/* The world-space target of IK entry `entry` for the character as last finished. */
-void sample_mix_ik_target(const sample_mix *mix, uint32_t entry, const ossa_character *character,
-                          float target[3]);
-
 void sample_mix_free(sample_mix *mix);
 
 /* sample_mix_load for render and view: prints "error: FILE: PATH: message" on failure and
