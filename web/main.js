@@ -3,13 +3,15 @@
 // (ossa_core.js); this file keeps the playback clock, the camera and the controls.
 //
 // ?model=URL&anim=K&time=T&instances=N renders that frame, paused, and sets document.title to
-// "ready" (or "error: ...") once it is on screen, for headless browsers.
+// "ready" (or "error: ...") once it is on screen, for headless browsers. K is an animation's
+// index (-1: the rest pose) or its name (the first animation with that name).
 import { OssaCore, OssaError } from './ossa_core.js';
 import { Renderer } from './renderer.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const STAGGER = 0.29; // seconds between the clocks of consecutive instances
+const MAX_INSTANCES = 4096; // as index.html's instance input
 
 const state = {
   core: null, renderer: null, viewer: null, anim: -1, clock: 0, speed: 1, paused: false,
@@ -159,19 +161,37 @@ function showModel(viewer, extra) {
   $('warnings').hidden = warnings.length === 0;
 }
 
+// The animation `anim` names (?anim=): an index (-1: the rest pose) or a name, the first
+// animation with it; undefined: the first animation.
+function animationIndex(viewer, anim) {
+  const names = viewer.animations.map((a) => a.name);
+  if (anim === undefined) return names.length ? 0 : -1;
+  if (/^-?\d+$/.test(anim)) {
+    const k = Number(anim);
+    if (k >= -1 && k < names.length) return k;
+    throw new Error(`there is no animation ${anim} (the model has ${names.length}; -1 is the rest pose)`);
+  }
+  const k = names.indexOf(anim);
+  if (k >= 0) return k;
+  throw new Error(`no animation named '${anim}'; the model has: ${names.length ? names.map((n) => n || '(unnamed)').join(', ') : 'none'}`);
+}
+
 /** Opens files ([{name, bytes}], model first; null: the demo) and starts playing. */
 async function open(files, options = {}) {
   const viewer = state.core.open(files); // throws OssaError on refusal
+  let anim;
+  try {
+    anim = animationIndex(viewer, options.anim);
+  } catch (e) {
+    viewer.close();
+    throw e;
+  }
   if (state.viewer) state.viewer.close();
   state.viewer = null;
   const model = await state.renderer.setModel(viewer);
   state.bounds = viewer.bounds();
   if (!(state.bounds[0] <= state.bounds[3])) state.bounds = [-1, -1, -1, 1, 1, 1];
-  state.anim = options.anim !== undefined ? options.anim : (viewer.animations.length ? 0 : -1);
-  if (state.anim >= viewer.animations.length || state.anim < -1) {
-    viewer.close();
-    throw new Error(`there is no animation ${state.anim} (the model has ${viewer.animations.length})`);
-  }
+  state.anim = anim;
   state.clock = options.time !== undefined ? options.time
     : (state.anim >= 0 ? viewer.animations[state.anim].start : 0);
   viewer.setInstances(state.instances);
@@ -196,7 +216,7 @@ function wire() {
     state.clock = Number(e.target.value);
   });
   $('instances').addEventListener('change', (e) => {
-    state.instances = Math.max(1, Math.min(4096, Math.floor(Number(e.target.value)) || 1));
+    state.instances = Math.max(1, Math.min(MAX_INSTANCES, Math.floor(Number(e.target.value)) || 1));
     e.target.value = state.instances;
     if (state.viewer) state.viewer.setInstances(state.instances);
   });
@@ -270,6 +290,18 @@ async function fetchModel(url) {
   return files;
 }
 
+// A number of the query (?time=, ?instances=): undefined when absent; refused unless it is a
+// finite number (and a whole one from `min` to `max` when those are given).
+function queryNumber(name, min, max) {
+  if (!params.has(name)) return undefined;
+  const text = params.get(name);
+  const value = text.trim() === '' ? NaN : Number(text);
+  if (min === undefined ? !Number.isFinite(value) : !(Number.isInteger(value) && value >= min && value <= max)) {
+    throw new Error(`?${name}=${text}: ${min === undefined ? 'not a finite number' : `not a whole number from ${min} to ${max}`}`);
+  }
+  return value;
+}
+
 async function main() {
   state.renderer = new Renderer($('canvas'));
   window.ossaPage = state; // for tests and the browser's console
@@ -285,11 +317,11 @@ async function main() {
   // A frame for screenshots: paused at the time asked for.
   state.paused = params.has('time');
   $('pause').textContent = state.paused ? 'Play' : 'Pause';
-  state.instances = Math.max(1, Math.min(4096, Number(params.get('instances')) || 1));
+  const time = queryNumber('time');
+  state.instances = queryNumber('instances', 1, MAX_INSTANCES) ?? 1;
   $('instances').value = state.instances;
-  const options = {};
-  if (params.has('anim')) options.anim = Number(params.get('anim'));
-  if (params.has('time')) options.time = Number(params.get('time'));
+  const options = { time };
+  if (params.has('anim')) options.anim = params.get('anim');
   await open(await fetchModel(model), options);
   render();
   state.renderer.gl.finish();

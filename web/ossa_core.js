@@ -6,6 +6,16 @@
 /** ossa_wrap: how a clock maps onto an animation's time range. */
 export const WRAP_CLAMP = 0;
 export const WRAP_LOOP = 1;
+export const WRAP_PING_PONG = 2;
+const WRAPS = [WRAP_CLAMP, WRAP_LOOP, WRAP_PING_PONG];
+
+/** ossa_result OSSA_ERROR_ARGUMENT (include/ossa/result.h): a call refused for its arguments. */
+const ERROR_ARGUMENT = 8;
+/** bounds(): the most samples per animation. */
+const MAX_BOUNDS_SAMPLES = 10000;
+
+/** A value as a refusal quotes it: strings in quotes, NaN as NaN. */
+const shown = (value) => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 /** A load failure or refusal: the library's ossa_error, with its JSON path. */
 export class OssaError extends Error {
@@ -39,9 +49,16 @@ export class OssaCore {
       M.UTF8ToString(M._web_error_message()));
   }
 
+  /** An OssaError refusing a call for its arguments (OSSA_ERROR_ARGUMENT). */
+  refusal(file, message) {
+    return new OssaError(ERROR_ARGUMENT, this.M.UTF8ToString(this.M._ossa_result_name(ERROR_ARGUMENT)),
+      file, '', message);
+  }
+
   /**
    * Opens a model. files: [{name, bytes}] with the .gltf/.glb first and any buffers or images
-   * it names beside it (null or [] for ossa's built-in demo model). Throws OssaError.
+   * it names beside it (null or [] for ossa's built-in demo model); a name is a path relative to
+   * the model's folder ('textures/skin.png'). Throws OssaError.
    */
   open(files) {
     const M = this.M;
@@ -50,11 +67,30 @@ export class OssaCore {
       viewer = M._web_open(0);
     } else {
       const dir = `/model${this.opened++}`;
-      M.FS.mkdir(dir);
-      for (const f of files) M.FS.writeFile(`${dir}/${f.name}`, f.bytes);
-      viewer = M.ccall('web_open', 'number', ['string'], [`${dir}/${files[0].name}`]);
-      for (const f of files) M.FS.unlink(`${dir}/${f.name}`); // the document holds its bytes
-      M.FS.rmdir(dir);
+      const folders = [dir], written = new Set();
+      try {
+        M.FS.mkdir(dir);
+        for (const f of files) {
+          const parts = String(f.name).split('/');
+          if (parts.some((part) => part === '' || part === '.' || part === '..')) {
+            throw this.refusal(String(f.name), 'a file name must be a relative path without empty, . or .. parts');
+          }
+          for (let k = 1; k < parts.length; k++) {
+            const folder = `${dir}/${parts.slice(0, k).join('/')}`;
+            if (!folders.includes(folder)) {
+              M.FS.mkdir(folder);
+              folders.push(folder);
+            }
+          }
+          M.FS.writeFile(`${dir}/${f.name}`, f.bytes);
+          written.add(`${dir}/${f.name}`);
+        }
+        viewer = M.ccall('web_open', 'number', ['string'], [`${dir}/${files[0].name}`]);
+      } finally {
+        // the document holds its bytes
+        for (const file of written) M.FS.unlink(file);
+        for (const folder of folders.reverse()) M.FS.rmdir(folder);
+      }
     }
     if (!viewer) throw this.lastError();
     return new Viewer(this, viewer);
@@ -139,9 +175,31 @@ class Viewer {
     return list;
   }
 
+  /** The handle of the open model; throws OssaError once it is closed. */
+  live() {
+    if (!this.handle) throw this.core.refusal(this.file, 'the model is closed');
+    return this.handle;
+  }
+
+  /** `value` when it is a whole number from `low` to count - 1; throws OssaError naming `what`. */
+  index(value, count, what, low = 0) {
+    this.live();
+    if (!Number.isInteger(value)) throw this.core.refusal(this.file, `${what} must be a whole number, not ${shown(value)}`);
+    if (value >= low && value < count) return value;
+    const valid = count > low ? `${low}..${count - 1}` : 'none';
+    throw this.core.refusal(this.file, `${what} ${value} is out of range (valid: ${valid})`);
+  }
+
+  /** `value` when it is a finite number; throws OssaError naming `what`. */
+  finite(value, what) {
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    throw this.core.refusal(this.file, `${what} must be a finite number, not ${shown(value)}`);
+  }
+
   /** Material `index` (-1: default) as the renderer draws it, with its encoded image bytes. */
   material(index) {
     const M = this.M;
+    this.index(index, this.materialCount, 'material', -1);
     return this.withScratch(16 * 4 + 6 * 4, (p) => {
       M._web_material(this.handle, index, p, p + 64);
       const f = M.HEAPF32.slice(p / 4, p / 4 + 16);
@@ -153,79 +211,99 @@ class Viewer {
     });
   }
 
-  /** The box [min x, y, z, max x, y, z] around the skinned model over every clip. */
+  /**
+   * The box [min x, y, z, max x, y, z] around the skinned model in the rest pose and at
+   * `samples` times (0 to MAX_BOUNDS_SAMPLES) across every clip.
+   */
   bounds(samples = 9) {
     const M = this.M;
+    this.index(samples, MAX_BOUNDS_SAMPLES + 1, 'sample count');
     return this.withScratch(24, (p) => {
       if (M._web_bounds(this.handle, samples, p)) throw this.core.lastError();
       return Array.from(M.HEAPF32.slice(p / 4, p / 4 + 6));
     });
   }
 
+  /** Makes `count` (1 or more) characters; on failure the previous ones stay. */
   setInstances(count) {
+    this.index(count, 2 ** 32, 'instance count', 1);
     if (this.M._web_set_instances(this.handle, count)) throw this.core.lastError();
     this.instances = this.M._web_instances(this.handle);
   }
 
-  /** Plays animation `clip` (-1: rest pose), instance i at clock + i * stagger. */
+  /**
+   * Plays animation `clip` (-1: rest pose), instance i at clock + i * stagger, wrapped as
+   * `wrap` (WRAP_CLAMP, WRAP_LOOP or WRAP_PING_PONG).
+   */
   update(clip, clock, stagger = 0, wrap = WRAP_LOOP) {
+    this.index(clip, this.animations.length, 'animation', -1);
+    this.finite(clock, 'the clock');
+    this.finite(stagger, 'the stagger');
+    if (!WRAPS.includes(wrap)) {
+      throw this.core.refusal(this.file, `unknown wrap ${shown(wrap)} (WRAP_CLAMP, WRAP_LOOP or WRAP_PING_PONG)`);
+    }
     if (!this.instances) this.setInstances(1);
     if (this.M._web_update(this.handle, clip, clock, stagger, wrap)) throw this.core.lastError();
   }
 
   /** The clip time a clock shows for animation k (looping), from ossa_clip_time. */
   clipTime(k, clock) {
-    return this.M._ossa_clip_time(this.M._ossa_model_clip(this.model, k), clock, WRAP_LOOP);
+    this.index(k, this.animations.length, 'animation');
+    return this.M._ossa_clip_time(this.M._ossa_model_clip(this.model, k), this.finite(clock, 'the clock'), WRAP_LOOP);
   }
 
   /** Views of this frame's palette blocks and morph weights (valid until the next call). */
   paletteView() {
-    return new Float32Array(this.M.HEAPF32.buffer, this.M._web_palette(this.handle),
+    return new Float32Array(this.M.HEAPF32.buffer, this.M._web_palette(this.live()),
       this.instances * this.blockJoints * 12);
   }
 
   /** This frame's animated materials (16 floats per instance and material), null without. */
   materialsView() {
-    const p = this.M._web_materials(this.handle);
+    const p = this.M._web_materials(this.live());
     return p ? new Float32Array(this.M.HEAPF32.buffer, p, this.instances * this.materialCount * 16) : null;
   }
 
   get materialCount() {
-    return this.M._web_material_count(this.handle);
+    return this.M._web_material_count(this.live());
   }
 
   /** Whether a clip animates material `index` (KHR_animation_pointer). */
   materialAnimated(index) {
-    return this.M._web_material_animated(this.handle, index) !== 0;
+    return this.M._web_material_animated(this.handle, this.index(index, this.materialCount, 'material', -1)) !== 0;
   }
 
   weightsView() {
-    return new Float32Array(this.M.HEAPF32.buffer, this.M._web_weights(this.handle),
+    return new Float32Array(this.M.HEAPF32.buffer, this.M._web_weights(this.live()),
       this.instances * this.rig.weightTotal);
+  }
+
+  /** The character of instance i (0 .. instances - 1). */
+  character(i) {
+    return this.M._web_character(this.handle, this.index(i, this.instances, 'instance'));
   }
 
   /** Instance i's world matrices (12 per rig node), skin palette s, morph weights (copies). */
   world(i) {
-    const c = this.M._web_character(this.handle, i);
-    return new Float32Array(this.M.HEAPF32.buffer, this.M._ossa_character_world(c),
+    return new Float32Array(this.M.HEAPF32.buffer, this.M._ossa_character_world(this.character(i)),
       12 * this.rig.nodeCount).slice();
   }
 
   palette(i, s) {
-    const c = this.M._web_character(this.handle, i);
-    return new Float32Array(this.M.HEAPF32.buffer, this.M._ossa_character_palette(c, s),
-      12 * this.rig.skinJoints[s]).slice();
+    const c = this.character(i);
+    return new Float32Array(this.M.HEAPF32.buffer,
+      this.M._ossa_character_palette(c, this.index(s, this.rig.skinCount, 'skin')), 12 * this.rig.skinJoints[s]).slice();
   }
 
   morphWeights(i) {
-    const c = this.M._web_character(this.handle, i);
-    return new Float32Array(this.M.HEAPF32.buffer, this.M._ossa_character_weights(c),
+    return new Float32Array(this.M.HEAPF32.buffer, this.M._ossa_character_weights(this.character(i)),
       this.rig.weightTotal).slice();
   }
 
   /** Primitive p of instance i skinned on the CPU by the library: {positions, normals}. */
   skin(i, p) {
-    const n = this.primitives[p].vertexCount;
+    this.index(i, this.instances, 'instance');
+    const n = this.primitives[this.index(p, this.primitives.length, 'primitive')].vertexCount;
     const M = this.M;
     return this.withScratch(24 * n + 24, (out) => {
       if (M._web_skin(this.handle, i, p, out, out + 12 * n + 12, n)) throw this.core.lastError();
@@ -235,8 +313,10 @@ class Viewer {
     });
   }
 
+  /** Frees the model; every later call throws OssaError, and closing again does nothing. */
   close() {
     if (this.handle) this.M._web_close(this.handle);
     this.handle = 0;
+    this.instances = 0;
   }
 }

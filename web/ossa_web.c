@@ -230,30 +230,44 @@ EMSCRIPTEN_KEEPALIVE void web_material(const web_viewer *v, int32_t index, float
     ints[5] = (uint32_t)m.alpha_mode;
 }
 
-/* Makes `count` characters (at least 1) and the frame arrays; 0 on success. */
+/* Makes `count` characters and the frame arrays; 0 on success. On failure (out of memory) the
+ * previous crowd is kept. */
 EMSCRIPTEN_KEEPALIVE int web_set_instances(web_viewer *v, uint32_t count) {
-    free_crowd(v);
-    if (count == 0) count = 1;
     const ossa_rig *rig = ossa_model_rig(v->model);
+    int animated = any_material_animated(v);
+    /* Bytes per instance over every array below (wasm32's size_t is 32 bits). */
+    size_t per_instance =
+        sizeof(ossa_character *) + sizeof(ossa_clip *) + sizeof(double) +
+        sizeof(float) * (12 * (size_t)v->block_joints + rig->weight_total + 1 +
+                         (animated ? material_count(v) * WEB_MATERIAL_FLOATS : 0));
+    if (count > SIZE_MAX / per_instance) {
+        set_error(OSSA_ERROR_OUT_OF_MEMORY, "too many instances for the WebAssembly memory");
+        return 1;
+    }
+    web_viewer old = *v;
+    v->count = 0;
     v->characters = calloc(count, sizeof *v->characters);
     v->clips = calloc(count, sizeof *v->clips);
     v->clocks = calloc(count, sizeof *v->clocks);
     v->palette = malloc((size_t)count * v->block_joints * 12 * sizeof(float));
     v->weights = calloc((size_t)count * rig->weight_total + 1, sizeof(float));
-    if (any_material_animated(v))
-        v->materials =
-            calloc((size_t)count * material_count(v) * WEB_MATERIAL_FLOATS, sizeof(float));
-    if (!v->characters || !v->clips || !v->clocks || !v->palette || !v->weights ||
-        (any_material_animated(v) && !v->materials)) {
+    v->materials =
+        animated ? calloc((size_t)count * material_count(v) * WEB_MATERIAL_FLOATS, sizeof(float))
+                 : NULL;
+    int failed = !v->characters || !v->clips || !v->clocks || !v->palette || !v->weights ||
+                 (animated && !v->materials);
+    if (failed) set_error(OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (; !failed && v->count < count; v->count++)
+        if (ossa_character_create(v->model, &v->characters[v->count], &last_error) != OSSA_OK) {
+            failed = 1;
+            break;
+        }
+    if (failed) {
         free_crowd(v);
-        set_error(OSSA_ERROR_OUT_OF_MEMORY, "out of memory");
+        *v = old;
         return 1;
     }
-    for (; v->count < count; v->count++)
-        if (ossa_character_create(v->model, &v->characters[v->count], &last_error) != OSSA_OK) {
-            free_crowd(v);
-            return 1;
-        }
+    free_crowd(&old);
     return 0;
 }
 

@@ -22,7 +22,7 @@ const cli = process.env.OSSA_CLI || path.join(root, 'build/ossa');
 const haveCli = fs.existsSync(cli);
 
 const require = createRequire(import.meta.url);
-const { OssaCore, WRAP_CLAMP } = await import(path.join(webDir, 'ossa_core.js'));
+const { OssaCore, OssaError, WRAP_CLAMP, WRAP_LOOP, WRAP_PING_PONG } = await import(path.join(webDir, 'ossa_core.js'));
 const core = await OssaCore.create(require(path.join(webDir, 'ossa.js')));
 
 function goldenFiles(dir) {
@@ -236,6 +236,143 @@ test('the built-in demo model plays through the crowd arrays', () => {
   } finally {
     viewer.close();
   }
+});
+
+// Asserts that fn throws an OssaError refusing its arguments, its message matching `pattern`.
+function refused(fn, pattern) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof OssaError, `${e}`);
+    assert.equal(e.codeName, 'invalid argument');
+    assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+test('indices out of range, negative or fractional are refused everywhere', () => {
+  const fox = core.open(modelFiles('models/Fox/Fox.glb'));
+  try {
+    refused(() => fox.world(0), /^Fox\.glb: instance 0 is out of range \(valid: none\)$/); // no crowd yet
+    fox.setInstances(2);
+    fox.update(1, 0.3, 0.29, WRAP_CLAMP);
+    assert.equal(fox.world(1).length, 12 * 26);
+    assert.notDeepEqual(Array.from(fox.world(1)), Array.from(fox.world(0)));
+    for (const i of [2, 5, -1]) {
+      refused(() => fox.world(i), new RegExp(`instance ${i} is out of range \\(valid: 0\\.\\.1\\)`));
+      refused(() => fox.palette(i, 0), /instance .* is out of range/);
+      refused(() => fox.morphWeights(i), /instance .* is out of range/);
+      refused(() => fox.skin(i, 0), /instance .* is out of range/);
+    }
+    refused(() => fox.world(0.5), /instance must be a whole number, not 0\.5/);
+    refused(() => fox.palette(0, 1), /skin 1 is out of range \(valid: 0\.\.0\)/);
+    refused(() => fox.skin(0, 9), /primitive 9 is out of range \(valid: 0\.\.0\)/);
+    refused(() => fox.skin(0, -1), /primitive -1 is out of range/);
+    refused(() => fox.material(1), /material 1 is out of range \(valid: -1\.\.0\)/);
+    refused(() => fox.material(-2), /material -2 is out of range/);
+    refused(() => fox.materialAnimated(1), /material 1 is out of range/);
+    refused(() => fox.clipTime(3, 0), /animation 3 is out of range \(valid: 0\.\.2\)/);
+    refused(() => fox.clipTime(-1, 0), /animation -1 is out of range/);
+    refused(() => fox.update(3, 0), /animation 3 is out of range \(valid: -1\.\.2\)/);
+    refused(() => fox.update(-2, 0), /animation -2 is out of range/);
+    refused(() => fox.update('Walk', 0), /animation must be a whole number, not "Walk"/);
+    refused(() => fox.update(1, NaN), /the clock must be a finite number, not NaN/);
+    refused(() => fox.update(1, 0, Infinity), /the stagger must be a finite number, not Infinity/);
+    refused(() => fox.bounds(-1), /sample count -1 is out of range \(valid: 0\.\.10000\)/);
+    refused(() => fox.bounds(1.5), /sample count must be a whole number/);
+    // The refused calls changed nothing: instance 1 still shows the walk at 0.3 + 0.29 s.
+    const world = fox.world(1);
+    fox.update(1, 0.59, 0, WRAP_CLAMP);
+    assert.deepEqual(Array.from(fox.world(0)), Array.from(world));
+  } finally {
+    fox.close();
+  }
+});
+
+test('wraps outside WRAP_CLAMP, WRAP_LOOP and WRAP_PING_PONG are refused', () => {
+  const fox = core.open(modelFiles('models/Fox/Fox.glb'));
+  try {
+    for (const wrap of [7, -1, 0.5, '1']) refused(() => fox.update(1, 0.3, 0, wrap), /unknown wrap .* \(WRAP_CLAMP, WRAP_LOOP or WRAP_PING_PONG\)/);
+    // Past the end ping-pong runs backwards, as far as the clamp is from its end.
+    const walk = fox.animations[1];
+    fox.update(1, walk.end + 0.25, 0, WRAP_PING_PONG);
+    const back = fox.world(0);
+    fox.update(1, walk.end - 0.25, 0, WRAP_CLAMP);
+    const ahead = fox.world(0);
+    back.forEach((x, k) => assert.ok(Math.abs(x - ahead[k]) < 1e-3, `float ${k}: ${x} vs ${ahead[k]}`));
+    fox.update(1, walk.end + 0.25, 0, WRAP_LOOP);
+    assert.notDeepEqual(Array.from(fox.world(0)), Array.from(back));
+  } finally {
+    fox.close();
+  }
+});
+
+test('a closed model refuses every call, and closing twice does nothing', () => {
+  const demo = core.open(null);
+  demo.setInstances(2);
+  demo.update(0, 0.5);
+  demo.close();
+  assert.equal(demo.instances, 0);
+  const calls = {
+    world: () => demo.world(0), palette: () => demo.palette(0, 0), morphWeights: () => demo.morphWeights(0),
+    skin: () => demo.skin(0, 0), update: () => demo.update(0, 0.5), setInstances: () => demo.setInstances(1),
+    bounds: () => demo.bounds(), clipTime: () => demo.clipTime(0, 0), material: () => demo.material(-1),
+    materialAnimated: () => demo.materialAnimated(-1), materialCount: () => demo.materialCount,
+    paletteView: () => demo.paletteView(), weightsView: () => demo.weightsView(), materialsView: () => demo.materialsView(),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    assert.throws(call, (e) => e instanceof OssaError && e.message === 'ossa-demo.glb: the model is closed', name);
+  }
+  demo.close();
+  const again = core.open(null);
+  again.update(0, 0.5);
+  assert.equal(again.world(0).length, 12 * again.rig.nodeCount);
+  again.close();
+});
+
+test('instance counts that are not whole numbers from 1 are refused, and a failed count keeps the crowd', () => {
+  const fox = core.open(modelFiles('models/Fox/Fox.glb'));
+  try {
+    fox.setInstances(2);
+    fox.update(1, 0.3, 0.29);
+    const second = fox.world(1);
+    for (const count of [-1, 0, 1.5, NaN, 2 ** 32]) refused(() => fox.setInstances(count), /instance count/);
+    refused(() => fox.setInstances(-1), /instance count -1 is out of range \(valid: 1\.\.4294967295\)/);
+    assert.throws(() => fox.setInstances(2 ** 32 - 1), (e) => e.codeName === 'out of memory' && /too many instances/.test(e.message));
+    // 1e6 Fox palettes (2.4 GB) pass the size check but not the 2 GB WebAssembly heap.
+    assert.throws(() => fox.setInstances(1e6), (e) => e.codeName === 'out of memory' && /out of memory/.test(e.message));
+    assert.equal(fox.instances, 2);
+    assert.deepEqual(Array.from(fox.world(1)), Array.from(second));
+    fox.update(1, 0.3, 0.29);
+    assert.deepEqual(Array.from(fox.world(1)), Array.from(second));
+  } finally {
+    fox.close();
+  }
+});
+
+test('file names may name folders; names leaving the folder are refused', () => {
+  // CesiumMan.gltf with its buffer and image moved into folders its URIs name.
+  const [gltf, ...rest] = modelFiles('models/CesiumMan/glTF/CesiumMan.gltf');
+  const json = JSON.parse(new TextDecoder().decode(gltf.bytes));
+  json.buffers[0].uri = `data/${json.buffers[0].uri}`;
+  json.images[0].uri = `data/images/${json.images[0].uri}`;
+  const named = (suffix) => rest.find((f) => f.name.endsWith(suffix));
+  const image = named('.jpg');
+  const man = core.open([{ name: 'man/CesiumMan.gltf', bytes: new TextEncoder().encode(JSON.stringify(json)) },
+    { name: 'man/data/CesiumMan_data.bin', bytes: named('.bin').bytes }, { name: `man/${json.images[0].uri}`, bytes: image.bytes }]);
+  try {
+    assert.equal(man.file, 'CesiumMan.gltf');
+    assert.equal(man.primitives[0].vertexCount, 3273);
+    assert.deepEqual(man.material(man.primitives[0].material).image, new Uint8Array(image.bytes));
+  } finally {
+    man.close();
+  }
+  for (const name of ['../Fox.glb', '/Fox.glb', 'a//Fox.glb', './Fox.glb']) {
+    refused(() => core.open([{ name, bytes: fs.readFileSync(path.join(shared, 'models/Fox/Fox.glb')) }]),
+      /a file name must be a relative path without empty, \. or \.\. parts/);
+  }
+  assert.deepEqual(core.M.FS.readdir('/').filter((name) => name.startsWith('model')), [], 'no files left behind');
+  const fox = core.open(modelFiles('models/Fox/Fox.glb'));
+  assert.equal(fox.animations.length, 3);
+  fox.close();
 });
 
 test('summary', () => {

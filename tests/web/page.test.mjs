@@ -33,10 +33,13 @@ if (!available) console.log(`page suite SKIPPED: ${options.skip}`);
 let server, browser, base;
 
 // A triangle whose unlit, double-sided material a KHR_animation_pointer channel turns from red
-// (t = 0) to blue (t = 1), written as generated/pointer.glb.
+// (t = 0) to blue (t = 1), written as generated/pointer.glb. Animations 1 and 2 are both named
+// "Fade": 1 as animation 0, 2 in steps (red until t = 1).
 function writePointerModel(dir) {
   const bin = Buffer.alloc(76);
   [-1, -1, 0, 1, -1, 0, 0, 1, 0, /* times */ 0, 1, /* colours */ 1, 0, 0, 1, 0, 0, 1, 1].forEach((v, i) => bin.writeFloatLE(v, 4 * i));
+  const channels = [{ sampler: 0, target: { path: 'pointer',
+    extensions: { KHR_animation_pointer: { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor' } } } }];
   const gltf = {
     asset: { version: '2.0' }, extensionsUsed: ['KHR_animation_pointer', 'KHR_materials_unlit'],
     buffers: [{ byteLength: 76 }],
@@ -47,8 +50,8 @@ function writePointerModel(dir) {
     materials: [{ pbrMetallicRoughness: { baseColorFactor: [1, 0, 0, 1] }, doubleSided: true, extensions: { KHR_materials_unlit: {} } }],
     meshes: [{ primitives: [{ attributes: { POSITION: 0 }, material: 0 }] }],
     nodes: [{ mesh: 0 }], scenes: [{ nodes: [0] }], scene: 0,
-    animations: [{ samplers: [{ input: 1, output: 2 }], channels: [{ sampler: 0, target: { path: 'pointer',
-      extensions: { KHR_animation_pointer: { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor' } } } }] }],
+    animations: [{ samplers: [{ input: 1, output: 2 }], channels }, { name: 'Fade', samplers: [{ input: 1, output: 2 }], channels },
+      { name: 'Fade', samplers: [{ input: 1, output: 2, interpolation: 'STEP' }], channels }],
   };
   let json = Buffer.from(JSON.stringify(gltf));
   json = Buffer.concat([json, Buffer.alloc((4 - (json.length % 4)) % 4, 0x20)]);
@@ -194,6 +197,35 @@ test('a KHR_animation_pointer material is drawn with its animated colour, per in
   const first = pixelsOf(two.image, [255, 0, 0]), second = pixelsOf(two.image, [181, 0, 74]);
   console.log(`pointer material, 2 instances: ${first} red pixels, ${second} of (181, 0, 74)`);
   assert.ok(first > 1000 && second > 1000, `${first} and ${second}`);
+});
+
+test('?anim= takes a name: the first animation with it', options, async () => {
+  const walk = await visit('?model=/models/Fox/Fox.glb&anim=Walk&time=0.2', 'fox-walk-by-name.png');
+  assert.equal(walk.title, 'ready');
+  assert.equal(await walk.page.evaluate('document.getElementById("animation").value'), '1');
+  assert.equal(differing(frames.a, walk.image), 0);
+  const fade = await visit('?model=/generated/pointer.glb&anim=Fade&time=0.75', 'pointer-fade.png');
+  assert.equal(fade.title, 'ready');
+  assert.equal(await fade.page.evaluate('document.getElementById("animation").value'), '1');
+  assert.ok(pixelsOf(fade.image, [64, 0, 191]) > canvasPixels * 0.05);
+});
+
+test('unknown animations and query numbers that are not numbers are refused on the page', options, async () => {
+  for (const [query, message] of [
+    ['&anim=Sprint', "no animation named 'Sprint'; the model has: Survey, Walk, Run"],
+    ['&anim=3', 'there is no animation 3 (the model has 3; -1 is the rest pose)'],
+    ['&anim=1&time=abc', '?time=abc: not a finite number'],
+    ['&time=Infinity', '?time=Infinity: not a finite number'],
+    ['&time=', '?time=: not a finite number'],
+    ['&instances=2.5', '?instances=2.5: not a whole number from 1 to 4096'],
+    ['&instances=0', '?instances=0: not a whole number from 1 to 4096'],
+    ['&instances=many', '?instances=many: not a whole number from 1 to 4096'],
+  ]) {
+    const { page, title } = await visit(`?model=/models/Fox/Fox.glb${query}`, null);
+    assert.equal(title, `error: ${message}`);
+    assert.equal(await page.evaluate('document.getElementById("error-text").textContent'), message);
+    assert.equal(await page.evaluate('document.getElementById("error").hidden'), false);
+  }
 });
 
 test('a refused file shows its JSON path', options, async () => {
