@@ -289,11 +289,11 @@ double ossa_mix_player_layer_time(const ossa_mix_player *player, uint32_t layer)
 typedef struct ossa_mix_file ossa_mix_file;
 
 /**
- * Reads a mix file (JSON) for a model, as strictly as glTF: unknown keys and ignored values
- * are warnings, bad values are refused with their JSON path (e.g. `layers[2].mask.nodes.Spine`),
- * and so are a key given twice in one object and a UTF-8 byte order mark.
- * Animations are named by glTF index or name, mask nodes by name (`"nodes"`; a name shared by
- * several nodes is refused) or glTF index (`"indices"`). Optional `"root_motion"`
+ * Reads a mix file (JSON) for a model, as strictly as glTF: unknown keys, ignored values and
+ * an empty `"layers"` (the rest pose) are warnings, bad values are refused with their JSON path
+ * (e.g. `layers[2].mask.nodes.Spine`), and so are a key given twice in one object and a UTF-8 byte
+ * order mark. Animations are named by glTF index or name, mask nodes by name (`"nodes"`; a name
+ * shared by several nodes is refused) or glTF index (`"indices"`). Optional `"root_motion"`
  * (`{"node": name or glTF index, "mode": "ground" | "full", "up": [x, y, z]}`, see motion.h and
  * ::ossa_mix_file_root_motion) and `"ik"` (an array of entries, see ::ossa_mix_ik:
  * `{"type": "two_bone", "start", "middle", "end": nodes, "target" or "ground", "pole",

@@ -138,11 +138,12 @@ ossa_result ossapy_mix_prepare(const ossa_model *model, const char *json, size_t
     return r;
 }
 
-/* "times[i]: " before an error's path, so that Python says which time failed. */
+/* "times[i]." before an error's path, so that Python says which time failed. */
 static ossa_result at_time(ossa_result r, size_t i, ossa_error *error) {
     if (r != OSSA_OK && error) {
         char path[sizeof error->path];
-        snprintf(path, sizeof path, "times[%zu]%s%s", i, error->path[0] ? "." : "", error->path);
+        snprintf(path, sizeof path, "times[%zu]%s%.200s", i, error->path[0] ? "." : "",
+                 error->path);
         memcpy(error->path, path, sizeof path);
     }
     return r;

@@ -29,10 +29,18 @@ def _child(path, key):
     return f"{path}.{key}" if path else str(key)
 
 
-def _json_value(value, path):
+# Deeper than any mix value (a mix file nests at most five levels), well inside the JSON reader's
+# limit and Python's recursion limit.
+_MAX_DEPTH = 64
+
+
+def _json_value(value, path, depth=0):
     """`value` as what json.dumps writes (numbers of NumPy as Python numbers, tuples and arrays as
     lists, integer keys as their digits, which is how a mask's "indices" names nodes); ossa.Error
     with the path of anything JSON text cannot hold."""
+    if depth > _MAX_DEPTH:
+        raise Error(f"nested more than {_MAX_DEPTH} levels deep (no mix value is)", path=path,
+                    code=_lib.ERROR_INVALID)
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, np.bool_):
@@ -54,12 +62,12 @@ def _json_value(value, path):
             if key in out:  # 3 and "3"
                 raise Error(f"the key {key!r} is given twice", path=path,
                             code=_lib.ERROR_INVALID)
-            out[key] = _json_value(item, _child(path, key))
+            out[key] = _json_value(item, _child(path, key), depth + 1)
         return out
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, (list, tuple)):
-        return [_json_value(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [_json_value(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
     raise Error(f"a {type(value).__name__} is not a JSON value", path=path,
                 code=_lib.ERROR_INVALID)
 

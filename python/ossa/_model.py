@@ -88,8 +88,15 @@ def _index(value, what):
     """`value` as an index (a Python or NumPy integer, not a bool); TypeError otherwise, so
     that 1.7 or True never stands for an index."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be an integer index, not a {type(value).__name__}")
+        raise TypeError(f"{what} must be an integer index, not {type(value).__name__}")
     return int(value)
+
+
+def _choice(value, choices, what):
+    """`value` when it is one of the strings `choices` (a dict's keys); ValueError otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{what} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+    return value
 
 
 def _text(value):
@@ -118,6 +125,8 @@ def load(path, compact=False, compact_error=0.0):
     size); each Animation's compact_error says what was measured."""
     if not isinstance(compact_error, numbers.Real) or isinstance(compact_error, bool):
         raise TypeError(f"compact_error must be a number, not a {type(compact_error).__name__}")
+    if compact_error and not compact:
+        raise Error("compact_error is given without compact=True (plain clips are exact)")
     if not 0.0 <= compact_error <= _FLOAT32_MAX:
         raise Error(f"compact_error must be a distance >= 0 that a 32-bit float holds (at most "
                     f"{_FLOAT32_MAX:.4g}), not {compact_error!r}")
@@ -131,7 +140,7 @@ def load(path, compact=False, compact_error=0.0):
 def demo(model="both"):
     """ossa's built-in demo model (a windmill and a tentacle, animations idle, gust and tick),
     generated in memory: `model` is "both", "windmill" or "tentacle"."""
-    if model not in _lib.DEMO_MODELS:
+    if not isinstance(model, str) or model not in _lib.DEMO_MODELS:
         raise Error(f"no demo model {model!r} (choose from {', '.join(_lib.DEMO_MODELS)})")
     desc = _lib.DemoDesc(_lib.DEMO_MODELS[model])
     document, error = ctypes.c_void_p(), _lib.ErrorStruct()
@@ -169,8 +178,9 @@ class Model:
                 raise Error._from_c(error)
             self._handle = handle.value
             self._finalizer = weakref.finalize(self, lib.ossa_model_free, self._handle)
-            self._calls = threading.Condition()  # guards _running: calls into C under way
-            self._running = 0
+            self._calls = threading.Condition()  # guards _running and _closing
+            self._running = 0  # calls into C under way
+            self._closing = False
             self.warnings = []
             for i in range(lib.ossapy_warning_count(document)):
                 w = lib.ossapy_warning(document, i).contents
@@ -242,9 +252,10 @@ class Model:
     # -- lifetime ---------------------------------------------------------------------------
 
     def close(self):
-        """Frees the C model now, once calls other threads are making on it have returned.
-        Poses made from it can no longer be skinned; calls on it raise ossa.Error."""
+        """Frees the C model now: calls made from now on raise ossa.Error, calls other threads
+        have under way are waited for. Poses made from it can no longer be skinned."""
         with self._calls:
+            self._closing = True  # calls from now on are refused; those under way finish
             while self._running:
                 self._calls.wait()
             self._finalizer()
@@ -264,7 +275,7 @@ class Model:
         """The C model's handle for one call into C (which releases the GIL): close() waits
         until every such call has returned."""
         with self._calls:
-            if not self._finalizer.alive:
+            if self._closing or not self._finalizer.alive:
                 raise Error("the model is closed", self.file)
             self._running += 1
         try:
@@ -300,10 +311,10 @@ class Model:
         return self._item(self.animations, Animation, animation, "animation")
 
     def primitive(self, node, primitive=0):
-        """The Primitive that node `node` (glTF index or name) draws as its mesh's primitive
-        `primitive`."""
-        if isinstance(node, str):
-            node = self.find_node(node)
+        """The Primitive that node `node` (glTF index, name or Node) draws as its mesh's
+        primitive `primitive` (an index into the mesh's primitives)."""
+        node = self.find_node(node) if isinstance(node, str) else self._node(node).index
+        primitive = _index(primitive, "primitive")
         for p in self.primitives:
             if p.node == node and p.primitive == primitive:
                 return p
@@ -339,7 +350,7 @@ class Model:
         an index out of range or an item of another model."""
         if isinstance(item, kind):
             return self._own(items, item, what)
-        index = _index(item, f"a {what} (index or {kind.__name__})")
+        index = _index(item, f"{what} (an index or {kind.__name__})")
         if not 0 <= index < len(items):
             raise Error(f"there is no {what} {index} (the model has {len(items)})", self.file)
         return items[index]
@@ -349,7 +360,10 @@ class Model:
     def _outputs(self, times):
         """The clocks of `times` (float64) and empty arrays for what the C helpers write: world,
         palettes, local transforms and morph weights of every time."""
-        clocks = np.ascontiguousarray(np.atleast_1d(times), dtype=np.float64)
+        given = np.atleast_1d(np.asarray(times))
+        if given.dtype.kind not in "iuf":
+            raise TypeError(f"times must be numbers (seconds), not {given.dtype} values")
+        clocks = np.ascontiguousarray(given, dtype=np.float64)
         if clocks.ndim != 1:
             raise ValueError("times must be a number or a sequence of numbers")
         bad = np.flatnonzero(~np.isfinite(clocks))
@@ -363,12 +377,11 @@ class Model:
 
     def _pose(self, clocks, times, outputs, root_motion=None):
         world, palettes, local, weights = outputs
-        return Pose(self, clocks, np.ndim(times) == 0, world, palettes, local,
-                    weights[:, :self._weight_total], root_motion)
+        return Pose._make(self, clocks, np.ndim(times) == 0, world, palettes, local,
+                          weights[:, :self._weight_total], root_motion)
 
     def _run_sample(self, clip, times, wrap):
-        if wrap not in _lib.WRAPS:
-            raise ValueError(f"wrap must be one of {', '.join(_lib.WRAPS)}, not {wrap!r}")
+        _choice(wrap, _lib.WRAPS, "wrap")
         clocks, outputs = self._outputs(times)
         error = _lib.ErrorStruct()
         with self._using() as handle:
@@ -416,7 +429,11 @@ class Model:
         include/ossa/mix.h (per layer: weight curve, clock mapping with its own wrap, mask,
         normal or additive mode, sync groups), then its "root_motion" (that node kept in place,
         its travel since clock 0 in Pose.root_motion) and its "ik" entries, in order: the
-        poses `ossa sample --mix` writes."""
+        poses `ossa sample --mix` writes. Each time's root motion is composed from clock 0 in
+        1/60 s steps (ossa_mix_root_motion), so its cost grows with the clock: on Fox, for a
+        time a day from 0, 0.02 s with one layer moving the root and 3 s with two (AMD Zen
+        5); clocks past 1e8 steps (19 days) are refused. To follow a character for hours,
+        step the C library's mix player instead."""
         if not isinstance(mix, Mix):
             mix = Mix._prepare(self, mix, stacklevel=2)
         elif mix.model is not self:
@@ -446,9 +463,11 @@ class Model:
         p = self._primitive(primitive)
         if not isinstance(pose, Pose) or pose.model is not self:
             raise Error("the pose was not made by this model", self.file)
-        if method not in _lib.SKIN_MODES:
-            raise ValueError(f"method must be 'lbs' or 'dqs', not {method!r}")
-        count = len(pose.times)
+        _choice(method, _lib.SKIN_MODES, "method")
+        # A slice with a step (pose[::2]) has strided rows: C reads them packed.
+        local = np.ascontiguousarray(pose._local)
+        weights = np.ascontiguousarray(pose._weights)
+        count = len(local)
         shape = (p.vertex_count, 3) if pose.scalar else (count, p.vertex_count, 3)
         if out is None:
             positions = np.empty(shape, np.float32)
@@ -464,7 +483,7 @@ class Model:
         error = _lib.ErrorStruct()
         with self._using() as handle:
             if lib.ossapy_skin(handle, p.index, _lib.SKIN_MODES[method],
-                               pose._local.ctypes.data, pose._weights.ctypes.data, count,
+                               local.ctypes.data, weights.ctypes.data, count,
                                positions.ctypes.data,
                                normals.ctypes.data if normals is not None else None,
                                ctypes.byref(error)):

@@ -146,6 +146,61 @@ def test_pose_slices(fox):
         pose[4]
 
 
+def test_pose_slices_with_steps_skin_their_own_times(fox):
+    times = np.linspace(0.0, 3.0, 40)
+    pose = fox.sample(1, times)
+    every = fox.skin(0, pose)
+    for step in (slice(None, None, 2), slice(None, None, -1), slice(5, 30, 7)):
+        part = fox.skin(0, pose[step])
+        assert np.array_equal(part.positions, every.positions[step]), step
+    cesium = ossa.load(shared_path("models", "CesiumMan", "glTF-Binary", "CesiumMan.glb"))
+    pose = cesium.sample(0, times)
+    every = cesium.skin(0, pose)
+    part = cesium.skin(0, pose[::-3])
+    assert np.array_equal(part.positions, every.positions[::-3])
+    assert np.array_equal(part.normals, every.normals[::-3])
+
+
+def test_poses_are_made_by_models_only(fox):
+    with pytest.raises(TypeError, match="poses come from Model.sample"):
+        ossa.Pose()
+    pose = fox.sample(0, [0.1])
+    for name in ("times", "model", "scalar", "world", "root_motion"):
+        with pytest.raises(AttributeError):
+            setattr(pose, name, None)
+
+
+def test_lookups_take_integers_and_this_models_objects(fox):
+    pose = fox.sample(0, [0.0, 0.5])
+    for bad in (True, 1.0):
+        with pytest.raises(TypeError, match="integer index"):
+            fox.primitive(bad)
+        with pytest.raises(TypeError, match="integer index"):
+            fox.primitive(fox.primitives[0].node, bad)
+    with pytest.raises(TypeError, match="integer or a slice"):
+        pose[True]
+    with pytest.raises(IndexError, match=r"pose index 5 is out of range \(the pose has 2 "):
+        pose[5]
+    node = fox.nodes[fox.primitives[0].node]
+    assert fox.primitive(node) is fox.primitives[0]
+    assert fox.primitive(node.index) is fox.primitives[0]
+
+
+@pytest.mark.parametrize("times", [None, "0.5", [0.1, None], [1j], [True, False]])
+def test_times_must_be_numbers(fox, times):
+    with pytest.raises(TypeError, match="times must be numbers"):
+        fox.sample(0, times)
+
+
+def test_choices_are_strings(fox):
+    with pytest.raises(ValueError, match="wrap must be one of"):
+        fox.sample(0, 0.0, wrap=[])
+    with pytest.raises(ValueError, match="method must be one of"):
+        fox.skin(0, fox.rest_pose(), method=[])
+    with pytest.raises(ossa.Error, match="no demo model"):
+        ossa.demo([])
+
+
 def test_compact_error_is_a_float32_distance():
     fox = shared_path("models", "Fox", "Fox.glb")
     for bad in (1e40, -1.0, float("nan"), float("inf")):
@@ -156,6 +211,8 @@ def test_compact_error_is_a_float32_distance():
         with pytest.raises(TypeError, match="compact_error must be a number"):
             ossa.load(fox, compact=True, compact_error=bad)
     assert ossa.load(fox, compact=True, compact_error=np.float64(0.5)).animations
+    with pytest.raises(ossa.Error, match="without compact=True"):
+        ossa.load(fox, compact_error=0.5)
 
 
 def test_closed_model_refuses():

@@ -279,6 +279,21 @@ def test_warnings_are_python_warnings_and_an_attribute(fox, tmp_path):
         [f"warning: {file}: {p}: {m}" for p, m in want]  # the file as given
 
 
+def test_no_layers_warn_and_give_the_rest_pose(fox):
+    with pytest.warns(ossa.MixWarning, match="layers: no layers: the mix is the rest pose"):
+        pose = fox.mix({"layers": []}, 0.5)
+    assert np.allclose(pose.world, fox.rest_pose().world, atol=1e-5)  # float rounding
+
+
+def test_deep_values_are_refused_with_their_path(fox):
+    deep = [0.0]
+    for _ in range(200):
+        deep = [deep]
+    with pytest.raises(ossa.Error, match="nested more than 64 levels deep") as caught:
+        fox.mix({"layers": [{"animation": 0, "weight": deep}]}, 0.5)
+    assert caught.value.path.startswith("layers[0].weight[0][0]")
+
+
 def test_a_clean_mix_warns_nothing(fox):
     with warnings.catch_warnings():
         warnings.simplefilter("error")

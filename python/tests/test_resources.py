@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -205,6 +206,36 @@ def test_close_waits_for_calls_under_way(monkeypatch):
     assert np.array_equal(result["skinned"].positions, want.positions)
     with pytest.raises(ossa.Error, match="closed"):
         model.skin(0, pose)
+
+
+def test_close_refuses_new_calls_while_it_waits():
+    # Threads calling in a loop must not keep close() waiting: once it is called, new calls
+    # raise "closed", and it waits only for the calls already under way.
+    model = ossa.load(shared_path("models", "Fox", "Fox.glb"))
+    times = np.linspace(0.0, 1.0, 400)
+    deadline, refused, calls = time.monotonic() + 10, [], [0]
+
+    def loop():  # without the check, close() would wait for the deadline
+        while time.monotonic() < deadline:
+            try:
+                model.sample(1, times)
+                calls[0] += 1
+            except ossa.Error as e:
+                refused.append(str(e))
+                return
+
+    threads = [threading.Thread(target=loop) for _ in range(4)]
+    for t in threads:
+        t.start()
+    while calls[0] < 8:
+        time.sleep(0.001)
+    started = time.monotonic()
+    model.close()
+    waited = time.monotonic() - started
+    for t in threads:
+        t.join()
+    assert len(refused) == 4 and all("closed" in e for e in refused), refused
+    assert waited < 5, f"close() waited {waited:.1f} s"
 
 
 @pytest.mark.parametrize("method", ["lbs", "dqs"])

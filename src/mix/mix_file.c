@@ -157,6 +157,8 @@ static const ossa_clip *animation(reader *R, const cJSON *item) {
                  item->valuestring);
         return ossa_model_clip(R->model, (uint32_t)k);
     }
+    if (!cJSON_IsNumber(item))
+        fail(R, OSSA_ERROR_INVALID, "must be an animation's glTF index or name");
     double k = number(R, item, 0);
     uint32_t count = ossa_model_clip_count(R->model);
     if (k != floor(k) || k >= count)
@@ -531,6 +533,7 @@ static void parse_root(reader *R, const cJSON *root) {
     size_t mark = path_key(R, "layers");
     if (!cJSON_IsArray(layers)) fail(R, OSSA_ERROR_INVALID, "must be an array of layers");
     uint32_t count = (uint32_t)cJSON_GetArraySize(layers);
+    if (count == 0) warn(R, "no layers: the mix is the rest pose");
     ossa_mix_layer *out = alloc(R, count, sizeof *out);
     uint32_t i = 0;
     for (const cJSON *item = layers->child; item; item = item->next, i++) {

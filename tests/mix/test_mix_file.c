@@ -91,6 +91,8 @@ static void test_refusals(void) {
          "layers[1].animation", "no animation named"},
         {"{\"layers\":[{\"animation\":7}]}", OSSA_ERROR_INVALID, "layers[0].animation",
          "there is no animation 7"},
+        {"{\"layers\":[{\"animation\":true}]}", OSSA_ERROR_INVALID, "layers[0].animation",
+         "must be an animation's glTF index or name"},
         /* a key given twice, anywhere, and a byte order mark, as glTF refuses it */
         {"{\"layers\":[{\"animation\":1,\"weight\":0.5,\"weight\":-3}]}", OSSA_ERROR_INVALID,
          "layers[0]", "the key 'weight' appears twice"},
@@ -231,6 +233,13 @@ static void test_warnings(void) {
             CHECKF(strstr(warning->message, "layers[0]") != NULL, "%s", warning->message);
     }
     CHECK(ossa_mix_file_warning(file, n) == NULL);
+    /* no layers: the rest pose, said at "layers" */
+    ossa_mix_file *empty;
+    CHECK(parse(&m, "{\"layers\":[]}", &empty, &error) == OSSA_OK);
+    CHECK(empty && ossa_mix_file_warning_count(empty) == 1 &&
+          !strcmp(ossa_mix_file_warning(empty, 0)->path, "layers") &&
+          strstr(ossa_mix_file_warning(empty, 0)->message, "the mix is the rest pose"));
+    ossa_mix_file_free(empty);
     /* The group's clock is the first layer's: speed 2 for both. */
     ossa_mix *mix;
     CHECK(ossa_mix_create(m.rig, ossa_mix_file_desc(file), &mix, NULL) == OSSA_OK);
