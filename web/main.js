@@ -296,10 +296,12 @@ function queryNumber(name, min, max) {
   if (!params.has(name)) return undefined;
   const text = params.get(name);
   const value = text.trim() === '' ? NaN : Number(text);
-  if (min === undefined ? !Number.isFinite(value) : !(Number.isInteger(value) && value >= min && value <= max)) {
-    throw new Error(`?${name}=${text}: ${min === undefined ? 'not a finite number' : `not a whole number from ${min} to ${max}`}`);
+  if (min === undefined) {
+    if (Number.isFinite(value)) return value;
+    throw new Error(`?${name}=${text}: not a finite number`);
   }
-  return value;
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  throw new Error(`?${name}=${text}: not a whole number from ${min} to ${max}`);
 }
 
 async function main() {

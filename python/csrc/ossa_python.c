@@ -4,7 +4,6 @@
  * Python crosses into C once per request (and ctypes releases the GIL for all of it), and they
  * give results in glTF node order, as Python users index nodes.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -149,24 +148,30 @@ static ossa_result at_time(ossa_result r, size_t i, ossa_error *error) {
     return r;
 }
 
+/* The mix's root motion from clock 0 as 7 doubles: translation xyz, rotation xyzw. */
+static ossa_result motion_since_0(const ossa_mix *mix, const ossa_root_motion_desc *desc,
+                                  double clock, double out[7], ossa_error *error) {
+    ossa_motion m;
+    ossa_result r = ossa_mix_root_motion(mix, desc, clock, 0, &m, error);
+    if (r == OSSA_OK) {
+        memcpy(out, m.translation, sizeof m.translation);
+        memcpy(out + 3, m.rotation, sizeof m.rotation);
+    }
+    return r;
+}
+
 /*
  * Samples a prepared mix of `model` (made from `file`) at each of `count` clocks (seconds of
- * the mix clock, any order: a mix is stateless) on a character of its own, as the whole file
- * says (ossa_mix_file_pose: the root in place when the file has "root_motion", its "ik"
- * entries applied), and writes the outputs of clock i as ossapy_sample does, and, with
- * root motion, the motion accumulated from clock 0 into motion + 7 * i (translation xyz,
- * rotation xyzw; motion may be NULL).
+ * the mix clock, finite, as Python checks; any order: a mix is stateless) on a character of its
+ * own, as the whole file says (ossa_mix_file_pose: the root in place when the file has
+ * "root_motion", its "ik" entries applied), and writes the outputs of clock i as ossapy_sample
+ * does, and, with root motion, the motion accumulated from clock 0 into motion + 7 * i (translation
+ * xyz, rotation xyzw; motion may be NULL).
  */
 ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix_file *file,
                               const ossa_mix *mix, const double *clocks, size_t count, float *world,
                               float *palettes, ossa_trs *local, float *weights, double *motion,
                               ossa_error *error) {
-    for (size_t i = 0; i < count; i++) {
-        if (isfinite(clocks[i])) continue;
-        char path[32];
-        snprintf(path, sizeof path, "times[%zu]", i);
-        return argument_error(error, path, "a mix clock must be finite, not %g", clocks[i]);
-    }
     /* aligned_alloc wants a multiple of the alignment (and something to allocate). */
     size_t bytes = (ossa_mix_scratch_size(mix) + 16) & ~(size_t)15;
     void *scratch = aligned_alloc(16, bytes);
@@ -185,14 +190,10 @@ ossa_result ossapy_mix_sample(const ossa_model *model, const ossa_mix_file *file
     for (size_t i = 0; i < count && r == OSSA_OK; i++) {
         r = at_time(ossa_mix_file_pose(file, mix, clocks[i], NULL, scratch, character, error), i,
                     error);
-        if (r != OSSA_OK) break;
-        copy_frame(character, rig, i, world, palettes, local, weights);
-        if (root_motion && motion) {
-            ossa_motion m;
-            r = at_time(ossa_mix_root_motion(mix, root_motion, clocks[i], 0, &m, error), i, error);
-            memcpy(motion + 7 * i, m.translation, sizeof m.translation);
-            memcpy(motion + 7 * i + 3, m.rotation, sizeof m.rotation);
-        }
+        if (r == OSSA_OK) copy_frame(character, rig, i, world, palettes, local, weights);
+        if (r == OSSA_OK && root_motion && motion)
+            r = at_time(motion_since_0(mix, root_motion, clocks[i], motion + 7 * i, error), i,
+                        error);
     }
     ossa_character_free(character);
     free(scratch);

@@ -329,13 +329,6 @@ class Model:
                 return None
             return _array(streams.indices, p.index_count, np.uint32)
 
-    def _own(self, items, item, what):
-        """`item` (an Animation, Primitive, Skin or Node) when it is this model's; ossa.Error
-        for one of another model, even of the same file (its index would mean another one)."""
-        if item.index < len(items) and items[item.index] is item:
-            return item
-        raise Error(f"the {what} is not from this model (use this model's {what}s)", self.file)
-
     def _primitive(self, primitive):
         return self._item(self.primitives, Primitive, primitive, "primitive")
 
@@ -347,9 +340,13 @@ class Model:
 
     def _item(self, items, kind, item, what):
         """One of `items` by index or as given: TypeError for what is neither, ossa.Error for
-        an index out of range or an item of another model."""
+        an index out of range or an item of another model (even of the same file: its index
+        would mean another one)."""
         if isinstance(item, kind):
-            return self._own(items, item, what)
+            if item.index < len(items) and items[item.index] is item:
+                return item
+            raise Error(f"the {what} is not from this model (use this model's {what}s)",
+                        self.file)
         index = _index(item, f"{what} (an index or {kind.__name__})")
         if not 0 <= index < len(items):
             raise Error(f"there is no {what} {index} (the model has {len(items)})", self.file)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/error.h"
 #include "mix/mix_internal.h"
 #include "ossa/ik.h"
 #include "ossa/motion.h"
@@ -31,15 +32,6 @@ void ossa_mix_file_ik_target(const ossa_mix_file *file, uint32_t entry,
         memcpy(target, ik->two_bone.target, 3 * sizeof(float));
 }
 
-static ossa_result argument_error(ossa_error *error, const char *message) {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = OSSA_ERROR_ARGUMENT;
-        snprintf(error->message, sizeof error->message, "%s", message);
-    }
-    return OSSA_ERROR_ARGUMENT;
-}
-
 /* The root's local transform: its in-place part, carried on by `carry` when given. */
 static void place_root(const ossa_root_motion_desc *desc, const ossa_motion *carry,
                        ossa_trs *root) {
@@ -59,11 +51,14 @@ ossa_result ossa_mix_file_pose(const ossa_mix_file *file, const ossa_mix *mix, d
                                const ossa_motion *carry, void *scratch, ossa_character *character,
                                ossa_error *error) {
     if (!file || !mix || !scratch || !character)
-        return argument_error(error, "a NULL mix file, mix, scratch or character");
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, "", "%s",
+                              "a NULL mix file, mix, scratch or character");
     if (mix->rig != ossa_model_rig(ossa_character_model(character)))
-        return argument_error(error, "the mix was prepared for another model than the character's");
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, "", "%s",
+                              "the mix was prepared for another model than the character's");
     if (mix->layer_count != ossa_mix_file_desc(file)->layer_count)
-        return argument_error(error, "the mix was not prepared from this mix file");
+        return ossa_error_set(error, OSSA_ERROR_ARGUMENT, NULL, "", "%s",
+                              "the mix was not prepared from this mix file");
     ossa_pose *pose = ossa_character_pose(character);
     ossa_mix_sample(mix, clock, scratch, pose);
     const ossa_root_motion_desc *root_motion = ossa_mix_file_root_motion(file);
