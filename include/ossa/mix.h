@@ -15,10 +15,11 @@
  * - Mask: `mask[j]` is the value of the nearest node on j's ancestor-or-self chain that has an
  *   entry, else the mask's default; no mask is 1 everywhere. `e[j] = w(T) * mask[j]`.
  * - Weights over time: points (T, w), linear between points and held outside.
+ * - A value e at or below ::OSSA_MIX_MIN_WEIGHT counts as 0 (the layer is left out there).
  * - Normal layers with e > 0, in layer order: `S = sum e`, `r = threshold - S` when
- *   `S < threshold`, else 0, `W = S + r` (W = 0: rest values). Translation, scale and morph
- *   weights: `(sum e x + r x_rest) / W`. Rotation: `a = 0`; for each layer, then the rest pose
- *   when r > 0: `a += e * (dot(a, q) >= 0 ? q : -q)`; the result is `a / |a|`.
+ *   `S < threshold`, else 0, `W = S + r` (W <= ::OSSA_MIX_MIN_WEIGHT: rest values). Translation,
+ * scale and morph weights: `(sum e x + r x_rest) / W`. Rotation: `a = 0`; for each layer, then the
+ * rest pose when r > 0: `a += e * (dot(a, q) >= 0 ? q : -q)`; the result is `a / |a|`.
  * - Additive layers, after every normal layer, in layer order, where e > 0, against a reference
  *   pose R (the clip at its start, the rest pose, or the clip at a given clip time):
  *   `t += e (t_i - t_R)`; `d = conj(q_R) q_i` (negated when d.w < 0),
@@ -58,6 +59,10 @@ extern "C" {
 /** The largest layer weight, mask value and rest-pose threshold a mix takes: the blend runs in
  *  float, where larger factors overflow. */
 #define OSSA_MIX_MAX_WEIGHT 1e6
+
+/** A layer's weight at a node (weight times mask) at or below this counts as 0, and so does a
+ *  total: products of smaller ones underflow float, where a rotation would lose its length. */
+#define OSSA_MIX_MIN_WEIGHT 1e-12
 
 /** How a layer's clock maps onto its clip's range (the default is loop). */
 typedef enum ossa_mix_wrap {

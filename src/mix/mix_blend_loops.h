@@ -26,7 +26,7 @@ MIX_LOOP_STORAGE void MIX_LOOP(normal)(const ossa_rig *rig, const ossa_pose *lay
                                        const float *mask, float *sums, ossa_pose *out) {
     for (uint32_t j = 0; j < rig->node_count; j++) {
         float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
+        if (!(e > (float)OSSA_MIX_MIN_WEIGHT)) continue;
         add_weighted(&out->local[j], &layer->local[j], e);
         ossa_mix_add_weights(rig, j, out->weights, layer->weights, e);
         sums[j] += e;
@@ -41,7 +41,7 @@ MIX_LOOP_STORAGE void MIX_LOOP(finish)(const ossa_rig *rig, float threshold, con
         float total = sum + r;
         ossa_trs *trs = &out->local[j];
         uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
-        if (!(total > 0)) { /* no layer and no threshold: the rest values */
+        if (!(total > (float)OSSA_MIX_MIN_WEIGHT)) { /* no layer, no threshold: the rest values */
             *trs = rig->rest[j];
             for (uint32_t k = first; k < first + count; k++)
                 out->weights[k] = rig->rest_weights[k];
@@ -64,7 +64,7 @@ MIX_LOOP_STORAGE void MIX_LOOP(additive)(const ossa_rig *rig, const ossa_pose *l
                                          const float *mask, ossa_pose *out) {
     for (uint32_t j = 0; j < rig->node_count; j++) {
         float e = (float)(mask ? weight * mask[j] : weight);
-        if (!(e > 0)) continue;
+        if (!(e > (float)OSSA_MIX_MIN_WEIGHT)) continue;
         add_difference(&out->local[j], &layer->local[j], &reference->local[j], e);
         uint32_t first = rig->weight_offset[j], count = rig->weight_count[j];
         for (uint32_t k = first; k < first + count; k++)

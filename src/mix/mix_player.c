@@ -314,7 +314,7 @@ static void advance_motion(ossa_mix_player *p, double dt) {
     for (uint32_t i = 0; i < p->layer_count; i++) {
         const player_layer *l = &p->layers[i];
         double e = layer_weight(l, middle) * (l->mask ? l->mask[p->motion.node] : 1.0f);
-        if (l->mode != OSSA_MIX_NORMAL || !(e > 0)) continue;
+        if (l->mode != OSSA_MIX_NORMAL || !(e > OSSA_MIX_MIN_WEIGHT)) continue;
         ossa_motion_blend_add(&blend, &p->motion, l->clip, l->sync ? OSSA_MIX_LOOP : l->wrap,
                               l->position, layer_position(p, l), e);
     }

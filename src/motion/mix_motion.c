@@ -41,7 +41,7 @@ static int32_t sole_layer(const ossa_mix *mix, const motion_root *root, double m
     int32_t sole = -1;
     for (uint32_t i = 0; i < mix->layer_count; i++) {
         double e = root_weight(mix, root, i, middle);
-        if (!(e > 0)) continue;
+        if (!(e > OSSA_MIX_MIN_WEIGHT)) continue;
         if (sole >= 0 || e < mix->threshold) return -1;
         sole = (int32_t)i;
     }
@@ -54,7 +54,7 @@ static void mix_step(const ossa_mix *mix, const motion_root *root, double a, dou
     ossa_motion_blend_begin(&blend);
     for (uint32_t i = 0; i < mix->layer_count; i++) {
         double e = root_weight(mix, root, i, 0.5 * (a + b));
-        if (e > 0)
+        if (e > OSSA_MIX_MIN_WEIGHT)
             ossa_motion_blend_add(&blend, root, mix->layers[i].clip, layer_wrap(&mix->layers[i]),
                                   layer_position(mix, i, a), layer_position(mix, i, b), e);
     }

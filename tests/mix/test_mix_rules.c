@@ -32,6 +32,14 @@ static int trs_close(const ossa_trs *a, const ossa_trs *b, float tol) {
     return 1;
 }
 
+/* Every component finite (trs_close alone takes NaN for close). */
+static int trs_finite(const ossa_trs *a) {
+    const float *f = a->translation;
+    for (size_t c = 0; c < sizeof *a / sizeof(float); c++)
+        if (!isfinite(f[c])) return 0;
+    return 1;
+}
+
 static void check_against_reference(const mix_model *m, const ossa_mix_desc *desc, double clock,
                                     const char *what) {
     ossa_pose got = mix_pose_alloc(m->rig), want = mix_pose_alloc(m->rig);
@@ -178,6 +186,27 @@ static void test_threshold(void) {
             rest &= trs_close(&got.local[j], &m.rig->rest[j], i ? 0.0f : 2e-7f);
         CHECKF(rest, "weight 0 with threshold %s gives the rest pose", i ? "0" : "0.1");
     }
+    /* Weights at or below OSSA_MIX_MIN_WEIGHT count as 0, with threshold 0 too, and so does a
+     * threshold below it (the products underflowed float: a rotation of length 0, NaN). Just
+     * above it, the layer alone is the clip's pose. */
+    const float tiny[] = {1e-13f, 3.75e-34f, 1e-45f};
+    for (int i = 0; i < 3; i++) {
+        low.weight = tiny[i];
+        CHECK(mix_eval(m.rig, &zero, 3.25, &got) == OSSA_OK);
+        int rest = 1;
+        for (uint32_t j = 0; j < m.rig->node_count; j++)
+            rest &= trs_finite(&got.local[j]) && trs_close(&got.local[j], &m.rig->rest[j], 0.0f);
+        CHECKF(rest, "weight %g with threshold 0 gives the rest pose", tiny[i]);
+    }
+    low.weight = 0;
+    ossa_mix_desc subnormal = {
+        .threshold = 1e-40f, .has_threshold = 1, .layer_count = 1, .layers = &layer};
+    CHECK(mix_eval(m.rig, &subnormal, 0.3, &got) == OSSA_OK);
+    CHECK(trs_finite(&got.local[hip]) && trs_close(&got.local[hip], &m.rig->rest[hip], 0.0f));
+    low.weight = 1e-9f;
+    CHECK(mix_eval(m.rig, &zero, 0.3, &got) == OSSA_OK);
+    CHECKF(trs_finite(&got.local[hip]) && trs_close(&got.local[hip], &clip.local[hip], 1e-6f),
+           "weight 1e-9 alone with threshold 0 gives the clip's pose");
     mix_pose_free(&got), mix_pose_free(&clip);
     mix_model_free(&m);
 
